@@ -1,0 +1,70 @@
+package dev.onceonly.consumer.api;
+
+import dev.onceonly.consumer.loyalty.Balance;
+import dev.onceonly.consumer.loyalty.LedgerEntry;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+/** Balances and the ledger behind them. */
+@Path("/")
+@Produces(MediaType.APPLICATION_JSON)
+public class LoyaltyResource {
+
+  /** A customer's balance on the wire. */
+  public record BalanceView(String customerId, long points, Instant updatedAt) {}
+
+  /** A ledger row on the wire. */
+  public record LedgerView(
+      long id,
+      String customerId,
+      String orderId,
+      String redemptionId,
+      long points,
+      UUID eventId,
+      String messageKey,
+      Instant createdAt) {}
+
+  @GET
+  @Path("balances/{customerId}")
+  @Operation(summary = "A customer's points; 404 if the customer has none yet")
+  public BalanceView balance(@PathParam("customerId") String customerId) {
+    Balance balance = Balance.findById(customerId);
+    if (balance == null) {
+      throw ProblemException.notFound("no balance for customer '" + customerId + "'");
+    }
+    return new BalanceView(balance.customerId, balance.points, balance.updatedAt);
+  }
+
+  @GET
+  @Path("ledger")
+  @Operation(summary = "A customer's ledger, oldest first, paginated (page from 0, size 1-500)")
+  public List<LedgerView> ledger(
+      @QueryParam("customerId") String customerId,
+      @QueryParam("page") Integer page,
+      @QueryParam("size") Integer size) {
+    if (customerId == null || customerId.isBlank()) {
+      throw ProblemException.badRequest("query parameter customerId is required");
+    }
+    return LedgerEntry.page(customerId, Paging.page(page), Paging.size(size, 100)).stream()
+        .map(
+            e ->
+                new LedgerView(
+                    e.id,
+                    e.customerId,
+                    e.orderId,
+                    e.redemptionId,
+                    e.points,
+                    e.eventId,
+                    e.messageKey,
+                    e.createdAt))
+        .toList();
+  }
+}

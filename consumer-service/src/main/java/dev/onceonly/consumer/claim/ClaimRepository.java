@@ -1,0 +1,100 @@
+package dev.onceonly.consumer.claim;
+
+import io.agroal.api.AgroalDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.Date;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.Optional;
+
+/** All SQL of {@code loyalty.processed_messages}. Runs inside the caller's transaction. */
+@ApplicationScoped
+public class ClaimRepository {
+
+  static final String SQL_CLAIM =
+      """
+      INSERT INTO loyalty.processed_messages (consumer, message_key, payload_sha256, event_date)
+      VALUES (?, ?, ?, ?)
+      ON CONFLICT DO NOTHING
+      """;
+
+  static final String SQL_FIND =
+      """
+      SELECT consumer, message_key, payload_sha256, event_date, processed_at
+        FROM loyalty.processed_messages
+       WHERE consumer = ? AND message_key = ?
+      """;
+
+  static final String SQL_DELETE_OLDER_THAN =
+      """
+      DELETE FROM loyalty.processed_messages
+       WHERE ctid = ANY (ARRAY(SELECT ctid FROM loyalty.processed_messages
+                                WHERE processed_at < ? LIMIT ?))
+      """;
+
+  private final AgroalDataSource dataSource;
+
+  public ClaimRepository(AgroalDataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  /**
+   * Claims a key: the insert's row count is the answer, never a caught unique violation. A
+   * concurrent uncommitted claim of the same key makes this wait for that transaction's end.
+   */
+  public ClaimResult claim(String consumer, String messageKey, String sha256, LocalDate eventDate)
+      throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(SQL_CLAIM)) {
+      ps.setString(1, consumer);
+      ps.setString(2, messageKey);
+      ps.setString(3, sha256);
+      ps.setDate(4, Date.valueOf(eventDate));
+      if (ps.executeUpdate() == 1) {
+        return ClaimResult.CLAIMED;
+      }
+    }
+    Claim stored =
+        find(consumer, messageKey)
+            .orElseThrow(
+                () ->
+                    new SQLException(
+                        "claim of " + messageKey + " vanished between insert and read", "40001"));
+    return stored.payloadSha256().equals(sha256) ? ClaimResult.DUPLICATE : ClaimResult.CONFLICT;
+  }
+
+  public Optional<Claim> find(String consumer, String messageKey) throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(SQL_FIND)) {
+      ps.setString(1, consumer);
+      ps.setString(2, messageKey);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(
+            new Claim(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getDate(4).toLocalDate(),
+                rs.getTimestamp(5).toInstant()));
+      }
+    }
+  }
+
+  /** Deletes at most {@code limit} claims processed before {@code cutoff}; returns how many. */
+  public int deleteOlderThan(Instant cutoff, int limit) throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(SQL_DELETE_OLDER_THAN)) {
+      ps.setTimestamp(1, Timestamp.from(cutoff));
+      ps.setInt(2, limit);
+      return ps.executeUpdate();
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package dev.onceonly.consumer.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** Every setting of consumer-service that is ours (Quarkus and connector keys aside). */
+@ConfigMapping(prefix = "onceonly")
+public interface ConsumerConfig {
+
+  /** How orders turn into points. */
+  Points points();
+
+  /** Claim retention. */
+  Claims claims();
+
+  /** Retries of transient database failures inside the service. */
+  Retry retry();
+
+  interface Points {
+    /** Cents of order total per loyalty point: 100 means one point per currency unit. */
+    @WithDefault("100")
+    long centsPerPoint();
+  }
+
+  interface Claims {
+    /**
+     * How long a claim is kept. A message whose event is older than this is rejected, because its
+     * claim may already be gone. Ledger natural keys protect money beyond this window.
+     */
+    @WithDefault("30d")
+    Duration retention();
+
+    /** Rows deleted per retention transaction. */
+    @WithDefault("1000")
+    int retentionBatchSize();
+
+    /** How often the retention job runs (a scheduler interval such as {@code 1h}). */
+    @WithDefault("1h")
+    String retentionInterval();
+
+    /** Delay of the first retention run after start. */
+    @WithDefault("1m")
+    String retentionDelay();
+  }
+
+  interface Retry {
+    /** Attempts for one message when the database answers 40001, 40P01 or drops the connection. */
+    @WithDefault("5")
+    int maxAttempts();
+
+    /** Backoff before the second attempt; doubles each time. */
+    @WithDefault("20ms")
+    Duration initialBackoff();
+  }
+}

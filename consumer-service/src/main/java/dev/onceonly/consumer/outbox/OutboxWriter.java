@@ -1,0 +1,65 @@
+package dev.onceonly.consumer.outbox;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.onceonly.model.IdempotencyKeys;
+import dev.onceonly.model.OutboxKind;
+import io.agroal.api.AgroalDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Map;
+
+/**
+ * Writes outbox rows in the caller's transaction; the only SQL this service runs on {@code
+ * outbox.outbox}. The idempotency key is derived from consumer and message key, so even a message
+ * replayed after its claim expired cannot queue a second provider call.
+ */
+@ApplicationScoped
+public class OutboxWriter {
+
+  static final String SQL_INSERT =
+      """
+      INSERT INTO outbox.outbox
+             (kind, payload, idempotency_key, ordering_key, source_consumer, source_message_key)
+      VALUES (?, ?::jsonb, ?, ?, ?, ?)
+      ON CONFLICT (idempotency_key) DO NOTHING
+      """;
+
+  private final AgroalDataSource dataSource;
+  private final ObjectMapper json;
+
+  public OutboxWriter(AgroalDataSource dataSource, ObjectMapper json) {
+    this.dataSource = dataSource;
+    this.json = json;
+  }
+
+  /** Queues one provider call; returns false if a row with the same key already exists. */
+  public boolean write(
+      OutboxKind kind,
+      String consumer,
+      String messageKey,
+      Map<String, Object> payload,
+      String orderingKey)
+      throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(SQL_INSERT)) {
+      ps.setString(1, kind.value());
+      ps.setString(2, toJson(payload));
+      ps.setString(3, IdempotencyKeys.derive(kind, consumer, messageKey));
+      ps.setString(4, orderingKey);
+      ps.setString(5, consumer);
+      ps.setString(6, messageKey);
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  private String toJson(Map<String, Object> payload) {
+    try {
+      return json.writeValueAsString(payload);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("outbox payload is not serialisable: " + payload, e);
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package dev.onceonly.testsupport;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.util.Map;
+import org.testcontainers.rabbitmq.RabbitMQContainer;
+
+/**
+ * RabbitMQ for a Quarkus test: a Testcontainers container where Docker answers, otherwise the
+ * machine's own broker on 127.0.0.1:5672 with guest/guest.
+ */
+public class RabbitMqResource implements QuarkusTestResourceLifecycleManager {
+
+  public static final String LOCAL_HOST = "127.0.0.1";
+  public static final int LOCAL_PORT = 5672;
+
+  private RabbitMQContainer container;
+
+  @Override
+  public Map<String, String> start() {
+    if (Docker.available()) {
+      container = new RabbitMQContainer("rabbitmq:3.13-alpine");
+      container.start();
+      return config(
+          container.getHost(),
+          container.getAmqpPort(),
+          container.getAdminUsername(),
+          container.getAdminPassword());
+    }
+    LocalService.requireListening("RabbitMQ", LOCAL_HOST, LOCAL_PORT, "rabbitmq-server -detached");
+    return config(LOCAL_HOST, LOCAL_PORT, "guest", "guest");
+  }
+
+  @Override
+  public void stop() {
+    if (container != null) {
+      container.stop();
+    }
+  }
+
+  private static Map<String, String> config(String host, int port, String user, String password) {
+    return Map.of(
+        "rabbitmq-host", host,
+        "rabbitmq-port", Integer.toString(port),
+        "rabbitmq-username", user,
+        "rabbitmq-password", password);
+  }
+}

@@ -1,0 +1,18 @@
+package dev.onceonly.model;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/** An event on exchange {@code loyalty.events}; each type knows its routing key and message key. */
+public sealed interface LoyaltyEvent
+    permits OrderCompleted, RewardRedeemed, CustomerProfileChanged {
+
+  UUID eventId();
+
+  Instant occurredAt();
+
+  /** The namespaced key that identifies one effect, never a broker delivery id (DESIGN §8). */
+  String messageKey();
+
+  EventType type();
+}

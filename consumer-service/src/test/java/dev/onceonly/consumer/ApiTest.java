@@ -1,0 +1,107 @@
+package dev.onceonly.consumer;
+
+import static dev.onceonly.consumer.TestEvents.decoded;
+import static dev.onceonly.consumer.TestEvents.json;
+import static dev.onceonly.consumer.TestEvents.order;
+import static dev.onceonly.consumer.TestEvents.unique;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasSize;
+
+import dev.onceonly.consumer.claim.ConsumerName;
+import dev.onceonly.consumer.claim.IdempotentProcessor;
+import dev.onceonly.model.OrderCompleted;
+import dev.onceonly.testsupport.PostgresResource;
+import dev.onceonly.testsupport.RabbitMqResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+/** The consumer's REST contract (DESIGN §8) and its problem answers. */
+@QuarkusTest
+@QuarkusTestResource(
+    value = PostgresResource.class,
+    initArgs = @ResourceArg(name = "database", value = "onceonly_consumer_test"))
+@QuarkusTestResource(RabbitMqResource.class)
+class ApiTest {
+
+  @Inject IdempotentProcessor processor;
+
+  @Test
+  void balanceLedgerAndClaimAreReadable() {
+    String customer = unique("c");
+    OrderCompleted first = order(unique("o"), customer, 2_500);
+    OrderCompleted second = order(unique("o"), customer, 1_000);
+    processor.process(ConsumerName.LOYALTY, decoded(first), json(first));
+    processor.process(ConsumerName.LOYALTY, decoded(second), json(second));
+
+    given()
+        .get("/balances/{id}", customer)
+        .then()
+        .statusCode(200)
+        .body("customerId", equalTo(customer))
+        .body("points", equalTo(35));
+    given()
+        .queryParam("customerId", customer)
+        .queryParam("size", 1)
+        .queryParam("page", 1)
+        .get("/ledger")
+        .then()
+        .statusCode(200)
+        .body("$", hasSize(1))
+        .body("[0].orderId", equalTo(second.orderId()))
+        .body("[0].points", equalTo(10));
+    given()
+        .get("/claims/loyalty/{key}", first.messageKey())
+        .then()
+        .statusCode(200)
+        .body("messageKey", equalTo(first.messageKey()))
+        .body("payloadSha256", equalTo(decoded(first).payloadSha256()));
+  }
+
+  @Test
+  void conflictsAreListed() {
+    String orderId = unique("o");
+    String customer = unique("c");
+    OrderCompleted original = order(orderId, customer, 100);
+    OrderCompleted altered = order(orderId, customer, 200);
+    processor.process(ConsumerName.RECEIPTS, decoded(original), json(original));
+    processor.process(ConsumerName.RECEIPTS, decoded(altered), json(altered));
+
+    given()
+        .queryParam("consumer", "receipts")
+        .get("/conflicts")
+        .then()
+        .statusCode(200)
+        .body("messageKey", hasItem(original.messageKey()));
+  }
+
+  @Test
+  void badInputGetsAProblemThatSaysWhatToFix() {
+    given()
+        .get("/balances/{id}", unique("nobody"))
+        .then()
+        .statusCode(404)
+        .contentType("application/problem+json")
+        .body("detail", containsString("no balance"));
+    given()
+        .queryParam("customerId", "x")
+        .queryParam("size", 0)
+        .get("/ledger")
+        .then()
+        .statusCode(400)
+        .contentType("application/problem+json")
+        .body("detail", containsString("size must be between 1 and 500"));
+    given().get("/ledger").then().statusCode(400).body("detail", containsString("customerId"));
+    given()
+        .get("/claims/nosuch/order-completed:1")
+        .then()
+        .statusCode(400)
+        .body("detail", containsString("unknown consumer 'nosuch'"));
+    given().get("/claims/loyalty/order-completed:{id}", unique("none")).then().statusCode(404);
+  }
+}

@@ -1,6 +1,7 @@
 package dev.onceonly.model;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -24,7 +25,14 @@ public final class EventCodec {
   private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
   private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  /**
+   * Floats as exact decimals (no double overflow to Infinity, which cannot be fingerprinted), and
+   * anything after the JSON object makes the body invalid rather than silently ignored.
+   */
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private EventCodec() {}
 
@@ -105,35 +113,27 @@ public final class EventCodec {
         id(root, "orderId"),
         id(root, "customerId"),
         email(root, "customerEmail"),
-        nonNegative(root, "totalCents"),
+        atLeast(root, "totalCents", 0),
         currency(root),
         instant(root, "occurredAt"));
   }
 
   private static RewardRedeemed rewardRedeemed(JsonNode root) throws InvalidEventException {
-    long points = nonNegative(root, "points");
-    if (points == 0) {
-      throw new InvalidEventException("field 'points' must be positive, was 0");
-    }
     return new RewardRedeemed(
         uuid(root, "eventId"),
         id(root, "redemptionId"),
         id(root, "customerId"),
-        points,
-        nonNegative(root, "payoutCents"),
+        atLeast(root, "points", 1),
+        atLeast(root, "payoutCents", 0),
         currency(root),
         instant(root, "occurredAt"));
   }
 
   private static CustomerProfileChanged profileChanged(JsonNode root) throws InvalidEventException {
-    long version = nonNegative(root, "version");
-    if (version == 0) {
-      throw new InvalidEventException("field 'version' must be 1 or more, was 0");
-    }
     return new CustomerProfileChanged(
         uuid(root, "eventId"),
         id(root, "customerId"),
-        version,
+        atLeast(root, "version", 1),
         text(root, "tier"),
         email(root, "email"),
         instant(root, "occurredAt"));
@@ -185,15 +185,18 @@ public final class EventCodec {
     return value;
   }
 
-  private static long nonNegative(JsonNode root, String field) throws InvalidEventException {
+  private static long atLeast(JsonNode root, String field, long min) throws InvalidEventException {
     JsonNode node = required(root, field);
     if (!node.isIntegralNumber() || !node.canConvertToLong()) {
       throw new InvalidEventException("field '" + field + "' must be a whole number");
     }
     long value = node.asLong();
-    if (value < 0) {
-      throw new InvalidEventException(
-          "negative amount in field '" + field + "': " + value + " (must be 0 or more)");
+    if (value < min) {
+      String problem =
+          value < 0
+              ? "negative amount in field '" + field + "': " + value
+              : "field '" + field + "' was " + value;
+      throw new InvalidEventException(problem + " (must be " + min + " or more)");
     }
     return value;
   }

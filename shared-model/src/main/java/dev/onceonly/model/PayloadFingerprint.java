@@ -17,6 +17,9 @@ import java.util.List;
  */
 public final class PayloadFingerprint {
 
+  /** Beyond this many decimal places (or trailing zeros) a number is written in E-notation. */
+  private static final int MAX_PLAIN_SCALE = 1000;
+
   private PayloadFingerprint() {}
 
   /** Lower-case hex SHA-256 of {@link #canonical(JsonNode)}. */
@@ -69,12 +72,32 @@ public final class PayloadFingerprint {
       }
       out.append(']');
     } else if (node.isNumber()) {
-      BigDecimal value = node.decimalValue().stripTrailingZeros();
-      out.append(value.signum() == 0 ? "0" : value.toPlainString());
+      writeNumber(node, out);
     } else if (node.isBoolean()) {
       out.append(node.booleanValue());
     } else {
       writeString(node.asText(), out);
+    }
+  }
+
+  /**
+   * A number by its value: {@code 100}, {@code 100.0} and {@code 1E2} all write {@code 100}. Absurd
+   * exponents stay in E-notation so that {@code 1e999999999} cannot expand to a gigabyte of zeros;
+   * an overflowed double (only from a caller's own parser) has no exact value left and writes as
+   * parsed.
+   */
+  private static void writeNumber(JsonNode node, StringBuilder out) {
+    if ((node.isDouble() || node.isFloat()) && !Double.isFinite(node.doubleValue())) {
+      out.append(node.asText());
+      return;
+    }
+    BigDecimal value = node.decimalValue().stripTrailingZeros();
+    if (value.signum() == 0) {
+      out.append('0');
+    } else if (Math.abs(value.scale()) <= MAX_PLAIN_SCALE) {
+      out.append(value.toPlainString());
+    } else {
+      out.append(value);
     }
   }
 

@@ -17,6 +17,15 @@ public interface ConsumerConfig {
   /** Retries of transient database failures inside the service. */
   Retry retry();
 
+  /** The broker connection at start. */
+  Broker broker();
+
+  interface Broker {
+    /** How long the service waits for RabbitMQ at start before it refuses to start. */
+    @WithDefault("30s")
+    Duration startupTimeout();
+  }
+
   interface Points {
     /** Cents of order total per loyalty point: 100 means one point per currency unit. */
     @WithDefault("100")

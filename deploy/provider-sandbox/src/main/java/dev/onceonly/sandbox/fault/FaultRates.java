@@ -1,0 +1,80 @@
+package dev.onceonly.sandbox.fault;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One set of fault switches. A null field is unset: per API it inherits the global value, globally
+ * it means the default (rates 0, no latency, hang 10 s, Retry-After 1 s, effect-then-fail mode
+ * 500).
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record FaultRates(
+    Double errorRate,
+    Long latencyMs,
+    Double hangRate,
+    Long hangMs,
+    Double throttleRate,
+    Integer retryAfterSeconds,
+    Double effectThenFailRate,
+    String effectThenFailMode) {
+
+  public static final FaultRates UNSET =
+      new FaultRates(null, null, null, null, null, null, null, null);
+
+  public static final FaultRates DEFAULTS =
+      new FaultRates(0.0, 0L, 0.0, 10_000L, 0.0, 1, 0.0, "500");
+
+  /** This set with every unset field taken from {@code fallback}. */
+  public FaultRates orElse(FaultRates fallback) {
+    return new FaultRates(
+        pick(errorRate, fallback.errorRate),
+        pick(latencyMs, fallback.latencyMs),
+        pick(hangRate, fallback.hangRate),
+        pick(hangMs, fallback.hangMs),
+        pick(throttleRate, fallback.throttleRate),
+        pick(retryAfterSeconds, fallback.retryAfterSeconds),
+        pick(effectThenFailRate, fallback.effectThenFailRate),
+        pick(effectThenFailMode, fallback.effectThenFailMode));
+  }
+
+  /** The faults' shares of calls added up; a resolved set must not exceed 1. */
+  public double totalRate() {
+    return errorRate + throttleRate + hangRate + effectThenFailRate;
+  }
+
+  /** What is wrong with this set, each message prefixed with {@code where}; empty if valid. */
+  public List<String> problems(String where) {
+    List<String> problems = new ArrayList<>();
+    share(problems, where, "errorRate", errorRate);
+    share(problems, where, "hangRate", hangRate);
+    share(problems, where, "throttleRate", throttleRate);
+    share(problems, where, "effectThenFailRate", effectThenFailRate);
+    notNegative(problems, where, "latencyMs", latencyMs);
+    notNegative(problems, where, "hangMs", hangMs);
+    notNegative(problems, where, "retryAfterSeconds", retryAfterSeconds);
+    if (effectThenFailMode != null
+        && !effectThenFailMode.equals("500")
+        && !effectThenFailMode.equals("drop")) {
+      problems.add(where + "effectThenFailMode must be \"500\" or \"drop\"");
+    }
+    return problems;
+  }
+
+  private static <T> T pick(T value, T fallback) {
+    return value != null ? value : fallback;
+  }
+
+  private static void share(List<String> problems, String where, String name, Double value) {
+    if (value != null && !(value >= 0.0 && value <= 1.0)) {
+      problems.add(where + name + " must be between 0 and 1");
+    }
+  }
+
+  private static void notNegative(List<String> problems, String where, String name, Number value) {
+    if (value != null && value.longValue() < 0) {
+      problems.add(where + name + " must not be negative");
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package dev.onceonly.consumer.api;
+
+import dev.onceonly.consumer.claim.ConsumerName;
+import dev.onceonly.consumer.deadletter.DeadLetterReplayer;
+import dev.onceonly.consumer.messaging.Queues;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+/** Replays a consumer's dead-letter queue to the route each message first came through. */
+@Path("/dead-letters")
+@Produces(MediaType.APPLICATION_JSON)
+public class DeadLetterResource {
+
+  static final int MAX_BATCH = 1_000;
+
+  private final DeadLetterReplayer replayer;
+
+  public DeadLetterResource(DeadLetterReplayer replayer) {
+    this.replayer = replayer;
+  }
+
+  @POST
+  @Path("{queue}/replay")
+  @Operation(
+      summary =
+          "Move up to 'limit' (1-1000, default 100) messages of a dead-letter queue back to their"
+              + " exchange and routing key; already applied messages come out as duplicates")
+  public DeadLetterReplayer.Report replay(
+      @PathParam("queue") String queue, @QueryParam("limit") Integer limit)
+      throws IOException, TimeoutException {
+    int batch = limit == null ? 100 : limit;
+    if (batch < 1 || batch > MAX_BATCH) {
+      throw ProblemException.badRequest(
+          "limit must be between 1 and " + MAX_BATCH + ", was " + batch);
+    }
+    return replayer.replay(deadLetterQueue(queue), batch);
+  }
+
+  /** Accepts a consumer name or its dead-letter queue's name; nothing else. */
+  private static String deadLetterQueue(String queue) {
+    return Arrays.stream(ConsumerName.values())
+        .filter(c -> c.value().equals(queue) || Queues.deadLetterQueue(c).equals(queue))
+        .map(Queues::deadLetterQueue)
+        .findFirst()
+        .orElseThrow(
+            () ->
+                ProblemException.badRequest(
+                    "unknown dead-letter queue '"
+                        + queue
+                        + "'; one of "
+                        + Arrays.stream(ConsumerName.values())
+                            .map(Queues::deadLetterQueue)
+                            .toList()));
+  }
+}

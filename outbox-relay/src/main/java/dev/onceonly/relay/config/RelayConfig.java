@@ -1,0 +1,108 @@
+package dev.onceonly.relay.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/** Everything the relay can be told, under {@code relay.*} (see README "Configuration"). */
+@ConfigMapping(prefix = "relay")
+public interface RelayConfig {
+
+  /** This relay's lease owner name; default: host name plus a random suffix. */
+  Optional<String> id();
+
+  /** Most rows leased in one lease transaction. */
+  @WithDefault("50")
+  int batchSize();
+
+  /** Most provider calls in flight at once (across all kinds). */
+  @WithDefault("64")
+  int maxInFlight();
+
+  /** How long a lease lasts; after it, any relay may reclaim the row. Keep it above timeouts. */
+  @WithDefault("60s")
+  Duration leaseDuration();
+
+  /** Longest wait between two polls when nothing wakes the relay earlier. */
+  @WithDefault("2s")
+  Duration pollInterval();
+
+  /** Whether to {@code LISTEN outbox} and lease at once when a writer's commit notifies. */
+  @WithDefault("true")
+  boolean listenNotify();
+
+  /** Whether rows sharing an {@code ordering_key} are delivered one at a time, oldest first. */
+  @WithDefault("true")
+  boolean ordering();
+
+  /** How long shutdown waits for calls in flight before releasing their rows. */
+  @WithDefault("10s")
+  Duration shutdownTimeout();
+
+  /** How often the pending-count and oldest-age gauges are refreshed from the database. */
+  @WithDefault("5s")
+  Duration statsRefresh();
+
+  /** One entry per outbox kind this relay delivers; rows of other kinds are left alone. */
+  Map<String, KindConfig> kinds();
+
+  /** Where and how one outbox kind is delivered. */
+  interface KindConfig {
+
+    /** Base URL of the provider, e.g. {@code http://localhost:8089}. */
+    String baseUrl();
+
+    /** Path of the provider endpoint, e.g. {@code /v1/receipts}. */
+    String path();
+
+    /** Longest wait for a TCP connection to the provider. */
+    @WithDefault("2s")
+    Duration connectTimeout();
+
+    /** Longest wait for the provider's whole response once the request is sent. */
+    @WithDefault("10s")
+    Duration readTimeout();
+
+    /** Attempts after which a row that keeps failing with retryable errors goes dead. */
+    @WithDefault("10")
+    int maxAttempts();
+
+    /** Delay between attempts. */
+    BackoffConfig backoff();
+
+    /** Optional authentication header sent on every call. */
+    AuthConfig auth();
+  }
+
+  /** Exponential backoff: {@code min(max, initial * multiplier^(attempt-1))}, minus jitter. */
+  interface BackoffConfig {
+
+    /** Delay after the first failed attempt. */
+    @WithDefault("1s")
+    Duration initial();
+
+    /** Factor applied per further failed attempt. */
+    @WithDefault("2.0")
+    double multiplier();
+
+    /** Upper bound of the delay before jitter. */
+    @WithDefault("5m")
+    Duration max();
+
+    /** Share of the delay removed at random (0 = none, 1 = anywhere down to zero). */
+    @WithDefault("0.2")
+    double jitter();
+  }
+
+  /** A header such as {@code Authorization}; its value comes from a secret, never from a file. */
+  interface AuthConfig {
+
+    /** Header name; no header is sent when absent. */
+    Optional<String> headerName();
+
+    /** Header value (set from an environment variable or a secret). */
+    Optional<String> headerValue();
+  }
+}

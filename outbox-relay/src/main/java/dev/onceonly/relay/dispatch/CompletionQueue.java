@@ -1,0 +1,82 @@
+package dev.onceonly.relay.dispatch;
+
+import dev.onceonly.relay.lease.Completion;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * Finished attempts waiting to be written, and the thread that writes them: each pass takes every
+ * completion that has arrived (up to a batch) and hands them to the {@link Completer} in one
+ * transaction. Writing runs beside leasing, so neither waits for the other's round trips.
+ */
+final class CompletionQueue {
+
+  private static final Logger LOG = Logger.getLogger(CompletionQueue.class);
+
+  private final BlockingQueue<Completion> queue = new LinkedBlockingQueue<>();
+  private final Completer completer;
+  private final int maxBatch;
+  private final String name;
+  private final Runnable afterWrite;
+  private volatile boolean running;
+  private Thread thread;
+
+  CompletionQueue(Completer completer, int maxBatch, String name, Runnable afterWrite) {
+    this.completer = completer;
+    this.maxBatch = maxBatch;
+    this.name = name;
+    this.afterWrite = afterWrite;
+  }
+
+  void add(Completion completion) {
+    queue.add(completion);
+  }
+
+  void start() {
+    running = true;
+    thread = new Thread(this::run, name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Stops the writer thread, then writes whatever is still queued, plus {@code last}. */
+  void stop(List<Completion> last) {
+    running = false;
+    if (thread != null) {
+      thread.interrupt();
+      try {
+        thread.join(TimeUnit.SECONDS.toMillis(30));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    List<Completion> rest = new ArrayList<>(last);
+    queue.drainTo(rest);
+    completer.complete(rest);
+  }
+
+  private void run() {
+    while (running) {
+      try {
+        Completion first = queue.poll(1, TimeUnit.SECONDS);
+        if (first == null) {
+          continue;
+        }
+        List<Completion> batch = new ArrayList<>(maxBatch);
+        batch.add(first);
+        queue.drainTo(batch, maxBatch - 1);
+        completer.complete(batch);
+        afterWrite.run();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        LOG.warnf(e, "%s: writing completions failed", name);
+      }
+    }
+  }
+}

@@ -1,0 +1,211 @@
+package dev.onceonly.relay.dispatch;
+
+import dev.onceonly.relay.lease.Completion;
+import dev.onceonly.relay.lease.LeasedRow;
+import dev.onceonly.relay.lease.OutboxRepository;
+import dev.onceonly.relay.provider.ProviderResponse;
+import dev.onceonly.relay.retry.Decision;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jboss.logging.Logger;
+
+/**
+ * One relay's loop on a thread of its own: lease as many due rows as there is room for, hand them
+ * to the dispatcher, then wait until a call finishes, a commit notifies, the next known row falls
+ * due, or the poll interval passes. Finished attempts are written beside it by a {@link
+ * CompletionQueue}, which wakes the loop after each write (a row of the same ordering key, or a
+ * retry, may have become due).
+ */
+public final class Poller {
+
+  private static final Logger LOG = Logger.getLogger(Poller.class);
+  private static final long MIN_WAIT_MILLIS = 25;
+
+  private final String relayId;
+  private final PollerSettings settings;
+  private final OutboxRepository repository;
+  private final Dispatcher dispatcher;
+  private final Wakeup wakeup = new Wakeup();
+  private final CompletionQueue finished;
+  private final Map<Long, Call> inFlight = new ConcurrentHashMap<>();
+  private volatile boolean leasing = true;
+  private volatile boolean running;
+  private volatile Instant heartbeat = Instant.now();
+  private Thread thread;
+
+  private record Call(LeasedRow row, Instant startedAt, CompletableFuture<Completion> future) {}
+
+  Poller(
+      String relayId,
+      PollerSettings settings,
+      OutboxRepository repository,
+      Dispatcher dispatcher,
+      Completer completer) {
+    this.relayId = relayId;
+    this.settings = settings;
+    this.repository = repository;
+    this.dispatcher = dispatcher;
+    this.finished =
+        new CompletionQueue(
+            completer, settings.batchSize() * 2, "outbox-completer-" + relayId, wakeup::signal);
+  }
+
+  public String relayId() {
+    return relayId;
+  }
+
+  /** When the loop last went round; the liveness check reads it. */
+  public Instant heartbeat() {
+    return heartbeat;
+  }
+
+  public synchronized void start() {
+    running = true;
+    finished.start();
+    thread = new Thread(this::loop, "outbox-poller-" + relayId);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Makes the loop look for work now (a commit notified, or a call finished). */
+  public void wake() {
+    wakeup.signal();
+  }
+
+  /** Stops or resumes leasing; calls in flight still complete. Used by shutdown and operators. */
+  public void leasing(boolean on) {
+    leasing = on;
+    wakeup.signal();
+  }
+
+  /**
+   * Graceful stop: no more leases, wait up to {@code timeout} for calls in flight, write what
+   * finished, and release the rest back to pending (their {@code attempts} stay counted).
+   */
+  public void stop(Duration timeout) {
+    leasing(false);
+    awaitCalls(timeout);
+    running = false;
+    wakeup.signal();
+    try {
+      if (thread != null) {
+        thread.join(TimeUnit.SECONDS.toMillis(30));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    List<Completion> released = new ArrayList<>();
+    Instant now = Instant.now();
+    String reason = "released by " + relayId + " at shutdown after waiting " + timeout;
+    for (Long id : List.copyOf(inFlight.keySet())) {
+      Call call = inFlight.remove(id);
+      if (call != null) {
+        call.future().cancel(true);
+        released.add(
+            new Completion(
+                call.row(),
+                relayId,
+                new Decision(Decision.Outcome.RELEASED, Duration.ZERO, reason),
+                ProviderResponse.noAnswer(reason),
+                call.startedAt(),
+                now));
+      }
+    }
+    finished.stop(released);
+    if (!released.isEmpty()) {
+      LOG.infof("relay %s released %d unfinished outbox rows", relayId, released.size());
+    }
+  }
+
+  private void awaitCalls(Duration timeout) {
+    CompletableFuture<?>[] calls =
+        inFlight.values().stream().map(Call::future).toArray(CompletableFuture[]::new);
+    try {
+      CompletableFuture.allOf(calls).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      LOG.debugf("relay %s: calls still in flight after %s", relayId, timeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void loop() {
+    while (running) {
+      heartbeat = Instant.now();
+      try {
+        long waitMillis = leasing ? leaseAndDispatch() : settings.pollInterval().toMillis();
+        if (waitMillis > 0) {
+          wakeup.await(waitMillis);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        LOG.warnf(e, "relay %s: outbox poll failed; trying again", relayId);
+        pause();
+      }
+    }
+  }
+
+  /** Leases and dispatches one batch; returns how long to wait before the next look. */
+  private long leaseAndDispatch() {
+    long pollMillis = settings.pollInterval().toMillis();
+    int room = settings.maxInFlight() - inFlight.size();
+    // Under load, wait for room for a good batch rather than leasing rows one by one as single
+    // calls finish: fewer, fuller lease transactions. A finishing call wakes the loop.
+    int worthLeasing = Math.max(1, Math.min(settings.batchSize(), settings.maxInFlight() / 2));
+    if (room <= 0 || (room < worthLeasing && !inFlight.isEmpty())) {
+      return pollMillis;
+    }
+    int wanted = Math.min(settings.batchSize(), room);
+    List<LeasedRow> rows =
+        repository.lease(
+            relayId, settings.kinds(), wanted, settings.leaseDuration(), settings.ordering());
+    rows.forEach(this::dispatch);
+    if (rows.size() == wanted) {
+      return 0; // there may be more
+    }
+    if (!rows.isEmpty()) {
+      return pollMillis; // these calls finishing wake the loop, which then looks again
+    }
+    OptionalLong due = repository.millisUntilNextDue(settings.kinds(), settings.ordering());
+    if (due.isEmpty()) {
+      return pollMillis;
+    }
+    return Math.min(pollMillis, Math.max(MIN_WAIT_MILLIS, due.getAsLong()));
+  }
+
+  private void dispatch(LeasedRow row) {
+    CompletableFuture<Completion> future = dispatcher.dispatch(row, relayId);
+    inFlight.put(row.id(), new Call(row, Instant.now(), future));
+    future.whenComplete(
+        (completion, error) -> {
+          if (inFlight.remove(row.id()) != null) {
+            if (completion != null) {
+              finished.add(completion);
+            } else {
+              LOG.errorf(error, "relay %s: dispatch of outbox row %d failed", relayId, row.id());
+            }
+          }
+          wakeup.signal();
+        });
+  }
+
+  private void pause() {
+    try {
+      wakeup.await(Math.min(1000, settings.pollInterval().toMillis()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      running = false;
+    }
+  }
+}

@@ -1,0 +1,13 @@
+package dev.onceonly.relay.dispatch;
+
+import java.time.Duration;
+import java.util.Set;
+
+/** What a poller needs to know from the configuration. */
+public record PollerSettings(
+    Set<String> kinds,
+    int batchSize,
+    int maxInFlight,
+    Duration leaseDuration,
+    Duration pollInterval,
+    boolean ordering) {}

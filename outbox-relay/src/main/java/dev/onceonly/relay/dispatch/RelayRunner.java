@@ -1,0 +1,105 @@
+package dev.onceonly.relay.dispatch;
+
+import dev.onceonly.relay.config.RelayConfig;
+import dev.onceonly.relay.config.RelayIdentity;
+import dev.onceonly.relay.health.SchemaCheck;
+import dev.onceonly.relay.lease.OutboxRepository;
+import dev.onceonly.relay.provider.ProviderClients;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Starts the relay after checking the outbox schema (failing startup when it is missing), and stops
+ * it gracefully at shutdown. Also builds extra pollers (tests run two relays in one JVM).
+ */
+@ApplicationScoped
+public class RelayRunner {
+
+  private static final Logger LOG = Logger.getLogger(RelayRunner.class);
+
+  private final RelayConfig config;
+  private final DataSource dataSource;
+  private final OutboxRepository repository;
+  private final Dispatcher dispatcher;
+  private final Completer completer;
+  private final PollerSettings settings;
+  private final NotifyListener listener;
+  private final String relayId;
+  private volatile Poller poller;
+
+  public RelayRunner(
+      RelayConfig config,
+      RelayIdentity identity,
+      DataSource dataSource,
+      OutboxRepository repository,
+      ProviderClients providers,
+      Dispatcher dispatcher,
+      Completer completer,
+      @ConfigProperty(name = "quarkus.datasource.jdbc.url") String url,
+      @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
+      @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
+    this.config = config;
+    this.dataSource = dataSource;
+    this.repository = repository;
+    this.dispatcher = dispatcher;
+    this.completer = completer;
+    this.relayId = identity.id();
+    this.settings = ConfigChecks.settings(config, providers);
+    this.listener = new NotifyListener(url, user.orElse(null), password.orElse(null));
+  }
+
+  void onStart(@Observes StartupEvent event) throws SQLException {
+    try (Connection connection = dataSource.getConnection()) {
+      SchemaCheck.verify(connection);
+    }
+    poller = newPoller(relayId);
+    if (config.listenNotify()) {
+      listener.start();
+    }
+    poller.start();
+    LOG.infof(
+        "outbox relay %s delivering %s (batch %d, in flight %d, lease %s, poll %s, ordering %s)",
+        relayId,
+        settings.kinds(),
+        settings.batchSize(),
+        settings.maxInFlight(),
+        settings.leaseDuration(),
+        settings.pollInterval(),
+        settings.ordering() ? "on" : "off");
+  }
+
+  void onStop(@Observes ShutdownEvent event) {
+    Poller current = poller;
+    if (current != null) {
+      retire(current, config.shutdownTimeout());
+    }
+    listener.stop();
+  }
+
+  /** The relay's own poller, once started. */
+  public Optional<Poller> poller() {
+    return Optional.ofNullable(poller);
+  }
+
+  /** A further poller with its own lease owner name, woken by the same LISTEN connection. */
+  public Poller newPoller(String ownerName) {
+    Poller created = new Poller(ownerName, settings, repository, dispatcher, completer);
+    listener.subscribe(created);
+    return created;
+  }
+
+  /** Stops a poller gracefully (see {@link Poller#stop}) and stops waking it. */
+  public void retire(Poller stopping, Duration timeout) {
+    stopping.stop(timeout);
+    listener.unsubscribe(stopping);
+  }
+}

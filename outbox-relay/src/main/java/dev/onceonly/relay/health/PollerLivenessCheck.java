@@ -1,0 +1,50 @@
+package dev.onceonly.relay.health;
+
+import dev.onceonly.relay.config.RelayConfig;
+import dev.onceonly.relay.dispatch.Poller;
+import dev.onceonly.relay.dispatch.RelayRunner;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Liveness;
+
+/**
+ * Alive while the poller loop keeps going round: its last pass must be younger than three poll
+ * intervals (at least 15 s, so one slow database call does not get the pod restarted).
+ */
+@Liveness
+@ApplicationScoped
+public class PollerLivenessCheck implements HealthCheck {
+
+  private final RelayRunner runner;
+  private final Duration stale;
+
+  public PollerLivenessCheck(RelayRunner runner, RelayConfig config) {
+    this.runner = runner;
+    Duration threeIntervals = config.pollInterval().multipliedBy(3);
+    this.stale =
+        threeIntervals.compareTo(Duration.ofSeconds(15)) > 0
+            ? threeIntervals
+            : Duration.ofSeconds(15);
+  }
+
+  @Override
+  public HealthCheckResponse call() {
+    Optional<Poller> poller = runner.poller();
+    if (poller.isEmpty()) {
+      return HealthCheckResponse.named("outbox-poller")
+          .down()
+          .withData("poller", "not started")
+          .build();
+    }
+    Duration age = Duration.between(poller.get().heartbeat(), Instant.now());
+    return HealthCheckResponse.named("outbox-poller")
+        .status(age.compareTo(stale) < 0)
+        .withData("relayId", poller.get().relayId())
+        .withData("lastLoopMillisAgo", age.toMillis())
+        .build();
+  }
+}

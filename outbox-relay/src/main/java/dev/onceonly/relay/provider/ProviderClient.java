@@ -1,0 +1,129 @@
+package dev.onceonly.relay.provider;
+
+import dev.onceonly.relay.config.RelayConfig.KindConfig;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import java.net.ConnectException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The one way the relay talks to the provider of one outbox kind: {@code POST <base-url><path>}
+ * with the row's payload as JSON and its idempotency key as {@code Idempotency-Key}, within bounded
+ * connect and read timeouts, over a bounded pool of keep-alive connections (Vert.x, non-blocking).
+ * It never retries: the outbox does, and retries would multiply.
+ */
+public class ProviderClient {
+
+  public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+
+  private final HttpClient http;
+  private final String endpoint;
+  private final Duration connectTimeout;
+  private final Duration readTimeout;
+  private final String authHeader;
+  private final String authValue;
+
+  public ProviderClient(String kind, KindConfig config, Vertx vertx, int maxConnections) {
+    this.endpoint = stripSlash(config.baseUrl()) + config.path();
+    this.connectTimeout = config.connectTimeout();
+    this.readTimeout = config.readTimeout();
+    this.authHeader = config.auth().headerName().orElse(null);
+    this.authValue = config.auth().headerValue().orElse(null);
+    if (authHeader != null && authValue == null) {
+      throw new IllegalStateException(
+          "relay.kinds.\"" + kind + "\".auth.header-name is set but header-value is not");
+    }
+    this.http =
+        vertx.createHttpClient(
+            new HttpClientOptions()
+                .setName("outbox-" + kind)
+                .setConnectTimeout((int) connectTimeout.toMillis())
+                .setMaxPoolSize(maxConnections)
+                .setKeepAlive(true)
+                .setTcpNoDelay(true));
+  }
+
+  public String endpoint() {
+    return endpoint;
+  }
+
+  /** Sends one row; the future always completes normally, with an answer or the reason for none. */
+  public CompletableFuture<ProviderResponse> send(String idempotencyKey, String jsonPayload) {
+    RequestOptions request =
+        new RequestOptions()
+            .setMethod(HttpMethod.POST)
+            .setAbsoluteURI(endpoint)
+            .setIdleTimeout(readTimeout.toMillis())
+            .putHeader("Content-Type", "application/json")
+            .putHeader("Accept", "application/json")
+            .putHeader(IDEMPOTENCY_KEY, idempotencyKey);
+    if (authHeader != null) {
+      request.putHeader(authHeader, authValue);
+    }
+    AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
+    CompletableFuture<ProviderResponse> result = new CompletableFuture<>();
+    http.request(request)
+        .compose(
+            call -> {
+              sent.set(call);
+              return call.send(Buffer.buffer(jsonPayload));
+            })
+        .compose(
+            response ->
+                response
+                    .body()
+                    .map(
+                        body ->
+                            ProviderResponse.answered(
+                                response.statusCode(),
+                                response.getHeader("Retry-After"),
+                                body.toString())))
+        .onComplete(
+            done ->
+                result.complete(
+                    done.succeeded()
+                        ? done.result()
+                        : ProviderResponse.noAnswer(describe(done.cause()))));
+    // The idle timeout bounds silence; this bounds the whole call, and aborts it when exceeded.
+    long overallMillis = connectTimeout.plus(readTimeout).toMillis();
+    return result
+        .orTimeout(overallMillis, TimeUnit.MILLISECONDS)
+        .exceptionally(
+            error -> {
+              HttpClientRequest call = sent.get();
+              if (call != null) {
+                call.reset();
+              }
+              return ProviderResponse.noAnswer(describe(error));
+            });
+  }
+
+  private String describe(Throwable error) {
+    Throwable cause = error instanceof CompletionException ? error.getCause() : error;
+    String text = String.valueOf(cause);
+    if (cause instanceof ConnectException && text.contains("timed out")) {
+      return "connect timeout after " + connectTimeout.toMillis() + " ms";
+    }
+    if (cause instanceof ConnectException) {
+      return "connection refused: " + endpoint;
+    }
+    if (cause instanceof TimeoutException) {
+      return "timeout after " + readTimeout.toMillis() + " ms";
+    }
+    return "connection error: " + text;
+  }
+
+  private static String stripSlash(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+}

@@ -1,0 +1,41 @@
+package dev.onceonly.relay.retry;
+
+import dev.onceonly.relay.provider.ProviderResponse;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Decides a row's fate after an attempt: success is delivered; a permanent failure is dead at once;
+ * a retryable one waits for the longer of the backoff and the provider's {@code Retry-After},
+ * unless it was the last allowed attempt, which makes the row dead.
+ */
+public record RetryPolicy(Backoff backoff, int maxAttempts) {
+
+  public RetryPolicy {
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("max attempts must be >= 1, was " + maxAttempts);
+    }
+  }
+
+  /**
+   * @param attempt the number of the attempt that produced {@code response}, from 1
+   * @param random a uniform draw from [0, 1) for the jitter
+   */
+  public Decision decide(ProviderResponse response, int attempt, Instant now, double random) {
+    switch (ResponseClassifier.classify(response)) {
+      case SUCCESS:
+        return Decision.delivered();
+      case PERMANENT:
+        return Decision.dead("permanent failure: " + response.describe());
+      default:
+        break;
+    }
+    if (attempt >= maxAttempts) {
+      return Decision.dead(
+          "attempts exhausted (" + attempt + "/" + maxAttempts + "): " + response.describe());
+    }
+    Duration delay = backoff.delay(attempt, random);
+    Duration asked = RetryAfter.parse(response.retryAfter(), now).orElse(Duration.ZERO);
+    return Decision.retry(asked.compareTo(delay) > 0 ? asked : delay, response.describe());
+  }
+}

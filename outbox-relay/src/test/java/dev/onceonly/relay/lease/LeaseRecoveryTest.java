@@ -1,0 +1,111 @@
+package dev.onceonly.relay.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
+
+import dev.onceonly.relay.provider.ProviderResponse;
+import dev.onceonly.relay.retry.Decision;
+import dev.onceonly.relay.support.OutboxRows;
+import dev.onceonly.relay.support.OutboxRows.Attempt;
+import dev.onceonly.relay.support.OutboxRows.NewRow;
+import dev.onceonly.relay.support.OutboxRows.Row;
+import dev.onceonly.relay.support.OutboxTestResource;
+import dev.onceonly.relay.support.ProviderStub;
+import dev.onceonly.relay.support.ProviderStub.Call;
+import dev.onceonly.relay.support.ProviderStub.Step;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@QuarkusTestResource(value = OutboxTestResource.class, restrictToAnnotatedClass = false)
+class LeaseRecoveryTest {
+
+  @Inject OutboxRepository repository;
+
+  private final ProviderStub stub = ProviderStub.get();
+
+  @Test
+  void rowOfARelayThatDiedMidFlightIsReclaimedAfterExpiryWithTheSameKey() {
+    String key = OutboxRows.uniquePrefix("died") + "receipt";
+    NewRow receipt = OutboxRows.receipt(key);
+    // The dead relay leased the row for 1.5 s, called the provider (effect taken), then died.
+    long id = OutboxRows.insertLeased(receipt, "relay-dead", 1_500);
+    assertThat(stub.post("/v1/receipts", key, OutboxRows.payload(id))).isEqualTo(200);
+    Instant leaseEnd = OutboxRows.row(id).createdAt().plusMillis(1_500);
+
+    await()
+        .pollInSameThread()
+        .atMost(Duration.ofSeconds(15))
+        .until(() -> OutboxRows.status(id).equals("delivered"));
+
+    Row row = OutboxRows.row(id);
+    assertThat(row.attempts()).isEqualTo(2);
+    List<Attempt> attempts = OutboxRows.attempts(id);
+    assertThat(attempts).hasSize(1);
+    assertThat(attempts.get(0).relayId()).isEqualTo("relay-main");
+    assertThat(attempts.get(0).attempt()).isEqualTo(2);
+    assertThat(attempts.get(0).startedAt()).as("not reclaimed before expiry").isAfter(leaseEnd);
+    List<Call> calls = stub.calls(key);
+    assertThat(calls).hasSize(2).allSatisfy(c -> assertThat(c.key()).isEqualTo(key));
+    assertThat(calls).filteredOn(Call::effective).hasSize(1);
+  }
+
+  @Test
+  void zombieRelayCannotCompleteALeaseThatExpiredAndWasReclaimed() {
+    String key = OutboxRows.uniquePrefix("zombie") + "receipt";
+    // The new owner's call is held at the provider while the zombie tries to complete.
+    stub.script(key, Step.normal().held(Duration.ofSeconds(10)));
+    long id = OutboxRows.insertLeased(OutboxRows.receipt(key), "relay-zombie", -1_000);
+
+    await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> stub.inProgress(key));
+    Row reclaimed = OutboxRows.row(id);
+    assertThat(reclaimed.leaseOwner()).isEqualTo("relay-main");
+    assertThat(reclaimed.attempts()).isEqualTo(2);
+
+    LeasedRow zombieLease =
+        new LeasedRow(id, "send_receipt", "{}", key, null, 1, reclaimed.createdAt());
+    Instant now = Instant.now();
+    boolean[] held =
+        repository.complete(
+            List.of(
+                new Completion(
+                    zombieLease,
+                    "relay-zombie",
+                    Decision.delivered(),
+                    ProviderResponse.answered(200, null, "{}"),
+                    now,
+                    now),
+                new Completion(
+                    zombieLease,
+                    "relay-zombie",
+                    Decision.dead("zombie gives up"),
+                    ProviderResponse.answered(400, null, "{}"),
+                    now,
+                    now)));
+
+    assertThat(held).containsExactly(false, false);
+    Row untouched = OutboxRows.row(id);
+    assertThat(untouched.status()).isEqualTo("in_flight");
+    assertThat(untouched.leaseOwner()).isEqualTo("relay-main");
+    assertThat(untouched.deliveredAt()).isNull();
+    assertThat(OutboxRows.attempts(id))
+        .extracting(Attempt::relayId, Attempt::outcome)
+        .containsOnly(tuple("relay-zombie", "lease_lost"));
+
+    stub.releaseHeld();
+    await()
+        .pollInSameThread()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> OutboxRows.status(id).equals("delivered"));
+    assertThat(OutboxRows.attempts(id))
+        .filteredOn(a -> a.relayId().equals("relay-main"))
+        .extracting(Attempt::attempt, Attempt::outcome)
+        .containsExactly(tuple(2, "delivered"));
+  }
+}

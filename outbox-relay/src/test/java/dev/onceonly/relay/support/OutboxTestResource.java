@@ -1,0 +1,68 @@
+package dev.onceonly.relay.support;
+
+import dev.onceonly.model.OutboxSchema;
+import dev.onceonly.testsupport.PostgresResource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import org.flywaydb.core.Flyway;
+
+/**
+ * PostgreSQL database {@value #DATABASE} with the outbox schema migrated exactly as
+ * consumer-service does it (Flyway, schema {@code outbox}, its own history table), emptied, and the
+ * relay pointed at the {@link ProviderStub} port.
+ */
+public class OutboxTestResource extends PostgresResource {
+
+  public static final String DATABASE = "onceonly_relay_test";
+
+  @Override
+  public void init(Map<String, String> initArgs) {
+    super.init(Map.of("database", initArgs.getOrDefault("database", DATABASE)));
+  }
+
+  @Override
+  public Map<String, String> start() {
+    Map<String, String> database = super.start();
+    String url = database.get("quarkus.datasource.jdbc.url");
+    String user = database.get("quarkus.datasource.username");
+    String password = database.get("quarkus.datasource.password");
+    migrate(url, user, password);
+    try (Connection connection = DriverManager.getConnection(url, user, password);
+        Statement statement = connection.createStatement()) {
+      statement.execute("TRUNCATE outbox.outbox, outbox.outbox_attempts RESTART IDENTITY");
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot empty the outbox in " + url, e);
+    }
+    int port = freePort();
+    System.setProperty(ProviderStub.PORT_PROPERTY, Integer.toString(port));
+    Map<String, String> config = new HashMap<>(database);
+    config.put("relay.kinds.\"send_receipt\".base-url", "http://127.0.0.1:" + port);
+    config.put("relay.kinds.\"issue_payout\".base-url", "http://127.0.0.1:" + port);
+    return config;
+  }
+
+  static void migrate(String url, String user, String password) {
+    Flyway.configure()
+        .dataSource(url, user, password)
+        .schemas(OutboxSchema.SCHEMA)
+        .table(OutboxSchema.HISTORY_TABLE)
+        .locations("classpath:" + OutboxSchema.MIGRATIONS)
+        .load()
+        .migrate();
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

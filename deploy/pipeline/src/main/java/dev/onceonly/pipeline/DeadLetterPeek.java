@@ -1,0 +1,58 @@
+package dev.onceonly.pipeline;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.GetResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a dead-letter queue without consuming it: every message is fetched unacknowledged and given
+ * back (nack with requeue), so the operator still finds them all there.
+ */
+final class DeadLetterPeek {
+
+  static final String REASON = "x-onceonly-reason";
+  static final String FAILURE = "x-onceonly-failure";
+
+  /** One dead letter: its reason and failure class headers (null if missing), body head. */
+  record Letter(String reason, String failure, String bodyHead) {}
+
+  /** What one queue held: its depth and the letters read. */
+  record Queue(String name, long depth, List<Letter> letters) {}
+
+  private DeadLetterPeek() {}
+
+  static Queue peek(Connection amqp, String queue, int max) throws Exception {
+    try (Channel channel = amqp.createChannel()) {
+      long depth = channel.queueDeclarePassive(queue).getMessageCount();
+      List<Letter> letters = new ArrayList<>();
+      long lastTag = -1;
+      for (int i = 0; i < max; i++) {
+        GetResponse got = channel.basicGet(queue, false);
+        if (got == null) {
+          break;
+        }
+        lastTag = got.getEnvelope().getDeliveryTag();
+        Map<String, Object> headers = got.getProps().getHeaders();
+        String body = new String(got.getBody(), StandardCharsets.UTF_8);
+        letters.add(
+            new Letter(
+                header(headers, REASON),
+                header(headers, FAILURE),
+                body.length() > 40 ? body.substring(0, 40) + "…" : body));
+      }
+      if (lastTag >= 0) {
+        channel.basicNack(lastTag, true, true);
+      }
+      return new Queue(queue, depth, letters);
+    }
+  }
+
+  private static String header(Map<String, Object> headers, String name) {
+    Object value = headers == null ? null : headers.get(name);
+    return value == null ? null : value.toString();
+  }
+}

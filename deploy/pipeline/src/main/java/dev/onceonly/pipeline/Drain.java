@@ -1,0 +1,97 @@
+package dev.onceonly.pipeline;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Waits until the pipeline is quiet: every queue empty and every consumer has decided what the feed
+ * sent (or its counters stopped moving), then no outbox row pending or in flight. Prints a progress
+ * line every few seconds; exits 3 if the bound passes first.
+ *
+ * <p>Options: {@code --consumer-url= --summary= --db-url= [--timeout-seconds=180] [--amqp-...]}
+ */
+public final class Drain {
+
+  static final String[] CONSUMERS = {"loyalty", "receipts", "profiles"};
+  private static final long POLL_MS = 1_000;
+  private static final long PROGRESS_MS = 5_000;
+  private static final long STILL_MS = 10_000;
+
+  private Drain() {}
+
+  public static void main(String[] args) throws Exception {
+    Options options = new Options(args);
+    String consumerUrl = options.required("consumer-url");
+    FeedSummary sent = FeedSummary.read(Path.of(options.required("summary")));
+    Map<String, Integer> expected =
+        Map.of(
+            "loyalty", sent.loyaltyDeliveries(),
+            "receipts", sent.orderDeliveries(),
+            "profiles", sent.profileMessages());
+    long started = System.currentTimeMillis();
+    long deadline = started + options.number("timeout-seconds", 180) * 1_000L;
+    long lastProgress = 0;
+    long lastTotal = -1;
+    long stillSince = started;
+    try (Connection amqp = Publisher.connect(options.broker(), "onceonly-drain");
+        Channel channel = amqp.createChannel();
+        PipelineDb db = new PipelineDb(options.database())) {
+      while (true) {
+        long now = System.currentTimeMillis();
+        OutcomeCounters counters = OutcomeCounters.scrape(consumerUrl);
+        long ready = 0;
+        StringBuilder line = new StringBuilder();
+        boolean allDecided = true;
+        for (String consumer : CONSUMERS) {
+          long depth = channel.queueDeclarePassive("onceonly." + consumer).getMessageCount();
+          ready += depth;
+          long decided = counters.decided(consumer);
+          allDecided &= decided >= expected.get(consumer);
+          line.append(
+              String.format(
+                  "%s %d/%d (queue %d)  ", consumer, decided, expected.get(consumer), depth));
+        }
+        if (counters.total() != lastTotal) {
+          lastTotal = counters.total();
+          stillSince = now;
+        }
+        boolean consumersDone = ready == 0 && (allDecided || now - stillSince >= STILL_MS);
+        Map<String, Long> outbox = byStatus(db.counts(PipelineDb.SQL_OUTBOX_BY_KIND_STATUS));
+        long open = outbox.getOrDefault("pending", 0L) + outbox.getOrDefault("in_flight", 0L);
+        line.append(
+            String.format(
+                "| outbox pending %d, in flight %d, delivered %d, dead %d",
+                outbox.getOrDefault("pending", 0L),
+                outbox.getOrDefault("in_flight", 0L),
+                outbox.getOrDefault("delivered", 0L),
+                outbox.getOrDefault("dead", 0L)));
+        boolean done = consumersDone && open == 0;
+        if (done || now - lastProgress >= PROGRESS_MS) {
+          System.out.printf("  [%3ds] %s%n", (now - started) / 1000, line);
+          lastProgress = now;
+        }
+        if (done) {
+          if (!allDecided) {
+            System.out.println("  consumers stopped before deciding all the feed sent");
+          }
+          return;
+        }
+        if (now >= deadline) {
+          System.out.printf("  not drained after %d s%n", (now - started) / 1000);
+          System.exit(3);
+        }
+        Thread.sleep(POLL_MS);
+      }
+    }
+  }
+
+  private static Map<String, Long> byStatus(Map<String, Long> byKindAndStatus) {
+    Map<String, Long> byStatus = new HashMap<>();
+    byKindAndStatus.forEach(
+        (k, v) -> byStatus.merge(k.substring(k.indexOf('/') + 1), v, Long::sum));
+    return byStatus;
+  }
+}

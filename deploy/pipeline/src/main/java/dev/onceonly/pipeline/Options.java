@@ -1,0 +1,60 @@
+package dev.onceonly.pipeline;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** Command-line options of the form {@code --name=value}; anything else is refused. */
+final class Options {
+
+  private final Map<String, String> values = new HashMap<>();
+
+  Options(String[] args) {
+    for (String arg : args) {
+      int eq = arg.indexOf('=');
+      if (!arg.startsWith("--") || eq < 3) {
+        throw new IllegalArgumentException("expected --name=value, got '" + arg + "'");
+      }
+      values.put(arg.substring(2, eq), arg.substring(eq + 1));
+    }
+  }
+
+  String text(String name, String fallback) {
+    return values.getOrDefault(name, fallback);
+  }
+
+  String required(String name) {
+    String value = values.get(name);
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException("missing option --" + name + "=...");
+    }
+    return value;
+  }
+
+  int number(String name, int fallback) {
+    String value = values.get(name);
+    try {
+      return value == null ? fallback : Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + name + " must be a whole number, was " + value);
+    }
+  }
+
+  /** The broker, as every tool of the pipeline reaches it. */
+  Broker broker() {
+    return new Broker(
+        text("amqp-host", "127.0.0.1"),
+        number("amqp-port", 5672),
+        text("amqp-vhost", "/"),
+        text("amqp-user", "guest"),
+        text("amqp-password", "guest"));
+  }
+
+  /** JDBC URL, user and password of the database the services share. */
+  Database database() {
+    return new Database(required("db-url"), text("db-user", "postgres"), text("db-password", ""));
+  }
+
+  record Broker(String host, int port, String vhost, String user, String password) {}
+
+  record Database(String url, String user, String password) {}
+}

@@ -1,0 +1,291 @@
+#!/usr/bin/env bash
+# OnceOnly main job: the whole pipeline on this machine, without Docker.
+#
+# PostgreSQL and RabbitMQ (started if down, with a fresh database onceonly_demo and vhost
+# onceonly-demo), the provider sandbox with faults switched on, consumer-service and outbox-relay;
+# a stream of a few thousand events with duplicates, concurrent redeliveries, a conflict, a poison
+# message and redemptions; then the proof, computed from the database, the consumer's metrics, the
+# dead-letter queues and the sandbox's counters. Exits 0 only if every check holds.
+#
+# Usage: deploy/run-pipeline.sh [--keep-running] [--skip-build]
+#        deploy/run-pipeline.sh --stop        stops what --keep-running left running
+# Knobs (environment): ORDERS=1500 CUSTOMERS=300 SEED=<random> DRAIN_TIMEOUT=180
+#   CONSUMER_PORT=8080 RELAY_PORT=8081 SANDBOX_PORT=8089 JAVA_OPTS="-Xmx256m"
+#   FAULTS='<JSON for PUT /sandbox/faults>'
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+
+RUN=$ROOT/deploy/.run
+PIDS=$RUN/pids
+SUMMARY=$RUN/feed-summary.json
+PIPELINE=$ROOT/deploy/pipeline
+
+DB=onceonly_demo
+VHOST=onceonly-demo
+DB_URL=jdbc:postgresql://127.0.0.1:5432/$DB
+CONSUMER_PORT=${CONSUMER_PORT:-8080}
+RELAY_PORT=${RELAY_PORT:-8081}
+SANDBOX_PORT=${SANDBOX_PORT:-8089}
+CONSUMER_URL=http://127.0.0.1:$CONSUMER_PORT
+RELAY_URL=http://127.0.0.1:$RELAY_PORT
+SANDBOX_URL=http://127.0.0.1:$SANDBOX_PORT
+ORDERS=${ORDERS:-1500}
+CUSTOMERS=${CUSTOMERS:-300}
+SEED=${SEED:-$((RANDOM * 32768 + RANDOM))}
+DRAIN_TIMEOUT=${DRAIN_TIMEOUT:-180}
+JAVA_OPTS=${JAVA_OPTS:-"-Xmx256m"}
+# A provider having a bad day: 10 % 5xx, 3 % 429 with Retry-After, 5 % of receipts and 8 % of
+# payouts take effect and then fail (500 for receipts, a dropped connection for payouts), 0.5 %
+# hang past the relay's read timeout, 5 ms added to every call. Nothing permanent: every row
+# must end delivered.
+FAULTS=${FAULTS:-'{"errorRate":0.10,"throttleRate":0.03,"retryAfterSeconds":1,"latencyMs":5,
+  "hangRate":0.005,"hangMs":16000,
+  "receipts":{"effectThenFailRate":0.05,"effectThenFailMode":"500"},
+  "payouts":{"effectThenFailRate":0.08,"effectThenFailMode":"drop"}}'}
+
+CONSUMER_JAR=consumer-service/target/quarkus-app/quarkus-run.jar
+RELAY_JAR=outbox-relay/target/quarkus-app/quarkus-run.jar
+SANDBOX_JAR=deploy/provider-sandbox/target/quarkus-app/quarkus-run.jar
+PIPELINE_JAR=deploy/pipeline/target/onceonly-pipeline.jar
+MODULES=shared-model,consumer-service,outbox-relay,deploy/provider-sandbox,deploy/pipeline
+
+KEEP_RUNNING=0
+SKIP_BUILD=0
+PG=(env PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -U postgres -d postgres)
+
+say() { printf '%s\n' "$*"; }
+step() { printf '\n[%s] %s   (at %d s)\n' "$1" "$2" $((SECONDS - STARTED_AT)); }
+die() { printf 'run-pipeline: %s\n' "$*" >&2; exit 1; }
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+pipeline_java() {
+  java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+    -cp "$PIPELINE/target/onceonly-pipeline.jar:$PIPELINE/target/lib/*" "$@"
+}
+amqp_args=(--amqp-host=127.0.0.1 --amqp-port=5672 --amqp-vhost="$VHOST" --amqp-user=guest --amqp-password=guest)
+
+# --- stopping: only the processes this script started, by the PIDs it wrote -------------------
+# A PID is signalled only if its command line still names the jar this script started with it.
+stop_services() {
+  [[ -f $PIDS ]] || return 0
+  local name pid jar
+  while read -r name pid jar; do
+    if [[ -r /proc/$pid/cmdline ]] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$jar"; then
+      kill "$pid" 2>/dev/null || true
+      for _ in $(seq 1 75); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+      if kill -0 "$pid" 2>/dev/null; then
+        say "  $name (pid $pid) did not stop within 15 s: killing it"
+        kill -9 "$pid" 2>/dev/null || true
+      fi
+      say "  stopped $name (pid $pid)"
+    fi
+  done < <(tac "$PIDS")
+  rm -f "$PIDS"
+}
+
+running_from_pids() {
+  [[ -f $PIDS ]] || return 1
+  local name pid jar
+  while read -r name pid jar; do
+    [[ -r /proc/$pid/cmdline ]] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$jar" && return 0
+  done <"$PIDS"
+  return 1
+}
+
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; }
+
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --keep-running) KEEP_RUNNING=1 ;;
+    --skip-build) SKIP_BUILD=1 ;;
+    --stop)
+      if running_from_pids; then stop_services; else say "nothing of run-pipeline.sh is running"; rm -f "$PIDS"; fi
+      exit 0 ;;
+    -h | --help) usage; exit 0 ;;
+    *) usage >&2; die "unknown argument: $1" ;;
+  esac
+  shift
+done
+
+STARTED_AT=$SECONDS
+REACHED_PROOF=0
+# shellcheck disable=SC2317 # called by the EXIT trap
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  # --keep-running keeps them once the run got to its proof, passed or not, for inspection.
+  if [[ $KEEP_RUNNING -eq 1 && $REACHED_PROOF -eq 1 ]]; then
+    say ""
+    say "Left running (--keep-running): PIDs in ${PIDS#"$ROOT"/}; stop them with: deploy/run-pipeline.sh --stop"
+  else
+    say ""
+    say "stopping the services started by this run"
+    stop_services
+  fi
+  say "total time: $((SECONDS - STARTED_AT)) s"
+  exit "$rc"
+}
+
+say "== OnceOnly main job: the whole pipeline on this machine =="
+
+# --- 0. preflight -------------------------------------------------------------------------------
+for cmd in java psql rabbitmqctl curl; do
+  command -v "$cmd" >/dev/null || die "$cmd is not installed"
+done
+mkdir -p "$RUN"
+if running_from_pids; then
+  die "an earlier run is still running (see ${PIDS#"$ROOT"/}): stop it first with deploy/run-pipeline.sh --stop"
+fi
+rm -f "$PIDS"
+for port in "$CONSUMER_PORT" "$RELAY_PORT" "$SANDBOX_PORT"; do
+  port_open "$port" && die "port $port is taken by another process; free it or set CONSUMER_PORT / RELAY_PORT / SANDBOX_PORT"
+done
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- 1. PostgreSQL and RabbitMQ, a fresh database and vhost --------------------------------------
+step 1/7 "PostgreSQL and RabbitMQ"
+if ! port_open 5432; then
+  say "  starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start
+fi
+for _ in $(seq 1 60); do "${PG[@]}" -Atc 'select 1' >/dev/null 2>&1 && break; sleep 1; done
+"${PG[@]}" -Atc 'select 1' >/dev/null || die "PostgreSQL does not answer on 127.0.0.1:5432 as postgres"
+if ! port_open 5672; then
+  say "  starting RabbitMQ"
+  rabbitmq-server -detached
+fi
+for _ in $(seq 1 30); do rabbitmqctl -q await_startup >/dev/null 2>&1 && break; sleep 2; done
+rabbitmqctl -q await_startup >/dev/null 2>&1 || die "RabbitMQ did not start (rabbitmqctl await_startup)"
+"${PG[@]}" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
+rabbitmqctl -q delete_vhost "$VHOST" >/dev/null 2>&1 || true
+rabbitmqctl -q add_vhost "$VHOST" >/dev/null
+rabbitmqctl -q set_permissions -p "$VHOST" guest ".*" ".*" ".*" >/dev/null
+say "  PostgreSQL and RabbitMQ up; fresh database $DB and vhost $VHOST (tests use others)"
+
+# --- 2. build -----------------------------------------------------------------------------------
+step 2/7 "build"
+stale() { # true if a jar is missing or a source of the pipeline is newer than the oldest jar
+  local oldest=
+  for jar in $CONSUMER_JAR $RELAY_JAR $SANDBOX_JAR $PIPELINE_JAR; do
+    [[ -f $jar ]] || return 0
+    [[ -z $oldest || $jar -ot $oldest ]] && oldest=$jar
+  done
+  [[ -n $(find pom.xml shared-model consumer-service outbox-relay deploy/provider-sandbox deploy/pipeline \
+    -path '*/target' -prune -o -type f -newer "$oldest" -print -quit) ]]
+}
+if [[ $SKIP_BUILD -eq 1 ]]; then
+  say "  skipped (--skip-build)"
+elif stale; then
+  say "  ./mvnw -B -q install -DskipTests -pl $MODULES -am"
+  ./mvnw -B -q install -DskipTests -pl "$MODULES" -am
+  say "  built"
+else
+  say "  up to date (every jar is newer than its sources)"
+fi
+for jar in $CONSUMER_JAR $RELAY_JAR $SANDBOX_JAR $PIPELINE_JAR; do
+  [[ -f $jar ]] || die "$jar is missing: run without --skip-build"
+done
+
+# --- 3. start the sandbox, the consumer and the relay --------------------------------------------
+step 3/7 "start the provider sandbox, consumer-service and outbox-relay"
+start() { # <name> <jar> <env...>: java -jar in its own session, logging to deploy/.run/<name>.log
+  local name=$1 jar=$2
+  shift 2
+  # shellcheck disable=SC2086 # JAVA_OPTS holds several options
+  env "$@" setsid java $JAVA_OPTS -jar "$jar" >"$RUN/$name.log" 2>&1 </dev/null &
+  echo "$name $! $jar" >>"$PIDS"
+}
+await_ready() { # <name> <url>
+  local name=$1 url=$2 pid
+  pid=$(awk -v n="$1" '$1 == n { print $2 }' "$PIDS")
+  for _ in $(seq 1 120); do
+    curl -fs -o /dev/null "$url/q/health/ready" && { say "  $name ready on $url (pid $pid)"; return 0; }
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  say "  $name did not become ready; last lines of deploy/.run/$name.log:"
+  tail -n 30 "$RUN/$name.log" | sed 's/^/    /'
+  exit 1
+}
+DB_ENV=(DB_URL="$DB_URL" DB_USER=postgres DB_PASSWORD=)
+# The sandbox and the consumer start side by side; the relay waits for the consumer, which
+# migrates the outbox schema that the relay only checks.
+start provider-sandbox "$SANDBOX_JAR" QUARKUS_HTTP_PORT="$SANDBOX_PORT"
+start consumer-service "$CONSUMER_JAR" "${DB_ENV[@]}" HTTP_PORT="$CONSUMER_PORT" CONSUMER_THREADS=4 \
+  RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest RABBITMQ_VHOST="$VHOST"
+await_ready provider-sandbox "$SANDBOX_URL"
+curl -fsS -X POST "$SANDBOX_URL/sandbox/reset" -o /dev/null
+printf '%s' "$FAULTS" | curl -fsS -X PUT -H 'Content-Type: application/json' --data-binary @- \
+  "$SANDBOX_URL/sandbox/faults" -o "$RUN/faults.json" || die "the sandbox refused the fault settings: $FAULTS"
+say "  faults on: $(tr -d ' \n' <<<"$FAULTS")"
+
+await_ready consumer-service "$CONSUMER_URL"
+start outbox-relay "$RELAY_JAR" "${DB_ENV[@]}" HTTP_PORT="$RELAY_PORT" RELAY_ID=demo-relay \
+  PROVIDER_URL="$SANDBOX_URL"
+await_ready outbox-relay "$RELAY_URL"
+
+# --- 4. feed ------------------------------------------------------------------------------------
+step 4/7 "feed: duplicates, concurrent redeliveries, a conflict, a poison message, redemptions"
+pipeline_java dev.onceonly.pipeline.Feed --consumer-url="$CONSUMER_URL" --summary="$SUMMARY" \
+  --orders="$ORDERS" --customers="$CUSTOMERS" --seed="$SEED" "${amqp_args[@]}"
+
+# --- 5. drain -----------------------------------------------------------------------------------
+step 5/7 "drain: queues empty, consumers done, outbox delivered (at most $DRAIN_TIMEOUT s)"
+drained=0
+pipeline_java dev.onceonly.pipeline.Drain --consumer-url="$CONSUMER_URL" --summary="$SUMMARY" \
+  --db-url="$DB_URL" --timeout-seconds="$DRAIN_TIMEOUT" "${amqp_args[@]}" && drained=1
+curl -fsS -X DELETE "$SANDBOX_URL/sandbox/faults" -o /dev/null && say "  faults switched off"
+[[ $drained -eq 1 ]] || say "  not drained: the proof below shows what is missing"
+
+# --- 6. proof -----------------------------------------------------------------------------------
+step 6/7 "proof"
+proved=0
+pipeline_java dev.onceonly.pipeline.Verify --summary="$SUMMARY" --db-url="$DB_URL" \
+  --consumer-url="$CONSUMER_URL" --sandbox-url="$SANDBOX_URL" "${amqp_args[@]}" && proved=1
+REACHED_PROOF=1
+
+# --- 7. where to look ---------------------------------------------------------------------------
+step 7/7 "where to look"
+answers() { [[ $(curl -s -o /dev/null -w '%{http_code}' "$1") == 2* ]]; }
+show() { # <label> <url>: printed only if it answers now
+  if answers "$2"; then printf '  %-22s %s\n' "$1" "$2"; fi
+}
+first_customer=cust-0000
+say " consumer-service"
+show "balance" "$CONSUMER_URL/balances/$first_customer"
+show "ledger" "$CONSUMER_URL/ledger?customerId=$first_customer"
+show "claim" "$CONSUMER_URL/claims/loyalty/order-completed:ord-00001"
+show "conflicts" "$CONSUMER_URL/conflicts"
+show "rejections" "$CONSUMER_URL/rejections"
+show "OpenAPI" "$CONSUMER_URL/q/openapi"
+say " outbox-relay"
+show "outbox rows" "$RELAY_URL/outbox?status=delivered&kind=send_receipt&page=0&size=20"
+show "outbox stats" "$RELAY_URL/outbox/stats"
+show "OpenAPI" "$RELAY_URL/q/openapi"
+say " provider sandbox"
+show "stats" "$SANDBOX_URL/sandbox/stats"
+show "faults" "$SANDBOX_URL/sandbox/faults"
+show "payout effects" "$SANDBOX_URL/sandbox/effects/payouts?limit=20"
+show "one receipt's calls" "$SANDBOX_URL/sandbox/calls/receipts/oo1:send_receipt:receipts:order-completed:ord-00001"
+say " metrics and health"
+show "consumer metrics" "$CONSUMER_URL/q/metrics"
+show "relay metrics" "$RELAY_URL/q/metrics"
+show "consumer health" "$CONSUMER_URL/q/health"
+show "relay health" "$RELAY_URL/q/health"
+show "sandbox health" "$SANDBOX_URL/q/health"
+say " data and operations"
+say "  psql -h 127.0.0.1 -U postgres -d $DB   (schemas loyalty and outbox)"
+say "  rabbitmqctl list_queues -p $VHOST name messages   (dead letters in onceonly.<consumer>.dlq)"
+say "  curl -X POST '$CONSUMER_URL/dead-letters/loyalty/replay?limit=10'   (replays dead letters to their route)"
+say "  curl -X PUT $SANDBOX_URL/sandbox/faults -H 'Content-Type: application/json' -d '{\"errorRate\":0.2}'"
+say " logs"
+for name in provider-sandbox consumer-service outbox-relay; do say "  deploy/.run/$name.log"; done
+say "  what the feed sent: ${SUMMARY#"$ROOT"/}"
+if [[ $KEEP_RUNNING -eq 0 ]]; then
+  say " the services stop now; run with --keep-running to browse these URLs, then deploy/run-pipeline.sh --stop"
+fi
+
+[[ $proved -eq 1 ]] || exit 1
+exit 0

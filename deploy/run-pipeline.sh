@@ -210,10 +210,16 @@ await_ready() { # <name> <url>
   exit 1
 }
 DB_ENV=(DB_URL="$DB_URL" DB_USER=postgres DB_PASSWORD=)
+# The operator API needs a user: one is made for this run (role outbox-admin), its password is
+# printed at the end. The services get only the hash, as they would from a Kubernetes Secret.
+OPERATOR_PASSWORD=${OPERATOR_PASSWORD:-$(head -c 32 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 16)}
+OPERATOR_HASH=$(printf 'operator:onceonly:%s' "$OPERATOR_PASSWORD" | sha512sum | cut -d' ' -f1)
+AUTH_ENV=(QUARKUS_SECURITY_USERS_EMBEDDED_USERS_OPERATOR="$OPERATOR_HASH"
+  QUARKUS_SECURITY_USERS_EMBEDDED_ROLES_OPERATOR=outbox-admin)
 # The sandbox and the consumer start side by side; the relay waits for the consumer, which
 # migrates the outbox schema that the relay only checks.
 start provider-sandbox "$SANDBOX_JAR" QUARKUS_HTTP_PORT="$SANDBOX_PORT"
-start consumer-service "$CONSUMER_JAR" "${DB_ENV[@]}" HTTP_PORT="$CONSUMER_PORT" CONSUMER_THREADS=4 \
+start consumer-service "$CONSUMER_JAR" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$CONSUMER_PORT" CONSUMER_THREADS=4 \
   RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest RABBITMQ_VHOST="$VHOST"
 await_ready provider-sandbox "$SANDBOX_URL"
 curl -fsS -X POST "$SANDBOX_URL/sandbox/reset" -o /dev/null
@@ -222,7 +228,7 @@ printf '%s' "$FAULTS" | curl -fsS -X PUT -H 'Content-Type: application/json' --d
 say "  faults on: $(tr -d ' \n' <<<"$FAULTS")"
 
 await_ready consumer-service "$CONSUMER_URL"
-start outbox-relay "$RELAY_JAR" "${DB_ENV[@]}" HTTP_PORT="$RELAY_PORT" RELAY_ID=demo-relay \
+start outbox-relay "$RELAY_JAR" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$RELAY_PORT" RELAY_ID=demo-relay \
   PROVIDER_URL="$SANDBOX_URL"
 await_ready outbox-relay "$RELAY_URL"
 
@@ -248,11 +254,12 @@ REACHED_PROOF=1
 
 # --- 7. where to look ---------------------------------------------------------------------------
 step 7/7 "where to look"
-answers() { [[ $(curl -s -o /dev/null -w '%{http_code}' "$1") == 2* ]]; }
+answers() { [[ $(curl -s -u "operator:$OPERATOR_PASSWORD" -o /dev/null -w '%{http_code}' "$1") == 2* ]]; }
 show() { # <label> <url>: printed only if it answers now
   if answers "$2"; then printf '  %-22s %s\n' "$1" "$2"; fi
 }
 first_customer=cust-0000
+say " operator API user: operator / $OPERATOR_PASSWORD (role outbox-admin; curl -u operator:...)"
 say " consumer-service"
 show "balance" "$CONSUMER_URL/balances/$first_customer"
 show "ledger" "$CONSUMER_URL/ledger?customerId=$first_customer"
@@ -278,7 +285,7 @@ show "sandbox health" "$SANDBOX_URL/q/health"
 say " data and operations"
 say "  psql -h 127.0.0.1 -U postgres -d $DB   (schemas loyalty and outbox)"
 say "  rabbitmqctl list_queues -p $VHOST name messages   (dead letters in onceonly.<consumer>.dlq)"
-say "  curl -X POST '$CONSUMER_URL/dead-letters/loyalty/replay?limit=10'   (replays dead letters to their route)"
+say "  curl -u operator:$OPERATOR_PASSWORD -X POST '$CONSUMER_URL/dead-letters/loyalty/replay?limit=10'   (replays dead letters to their route)"
 say "  curl -X PUT $SANDBOX_URL/sandbox/faults -H 'Content-Type: application/json' -d '{\"errorRate\":0.2}'"
 say " logs"
 for name in provider-sandbox consumer-service outbox-relay; do say "  deploy/.run/$name.log"; done

@@ -4,7 +4,6 @@ import static dev.onceonly.consumer.TestEvents.decoded;
 import static dev.onceonly.consumer.TestEvents.json;
 import static dev.onceonly.consumer.TestEvents.order;
 import static dev.onceonly.consumer.TestEvents.unique;
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -39,13 +38,13 @@ class ApiTest {
     processor.process(ConsumerName.LOYALTY, decoded(first), json(first));
     processor.process(ConsumerName.LOYALTY, decoded(second), json(second));
 
-    given()
+    Api.viewer()
         .get("/balances/{id}", customer)
         .then()
         .statusCode(200)
         .body("customerId", equalTo(customer))
         .body("points", equalTo(35));
-    given()
+    Api.viewer()
         .queryParam("customerId", customer)
         .queryParam("size", 1)
         .queryParam("page", 1)
@@ -55,7 +54,7 @@ class ApiTest {
         .body("$", hasSize(1))
         .body("[0].orderId", equalTo(second.orderId()))
         .body("[0].points", equalTo(10));
-    given()
+    Api.viewer()
         .get("/claims/loyalty/{key}", first.messageKey())
         .then()
         .statusCode(200)
@@ -72,7 +71,7 @@ class ApiTest {
     processor.process(ConsumerName.RECEIPTS, decoded(original), json(original));
     processor.process(ConsumerName.RECEIPTS, decoded(altered), json(altered));
 
-    given()
+    Api.viewer()
         .queryParam("consumer", "receipts")
         .get("/conflicts")
         .then()
@@ -82,13 +81,13 @@ class ApiTest {
 
   @Test
   void badInputGetsAProblemThatSaysWhatToFix() {
-    given()
+    Api.viewer()
         .get("/balances/{id}", unique("nobody"))
         .then()
         .statusCode(404)
         .contentType("application/problem+json")
         .body("detail", containsString("no balance"));
-    given()
+    Api.viewer()
         .queryParam("customerId", "x")
         .queryParam("size", 0)
         .get("/ledger")
@@ -96,12 +95,12 @@ class ApiTest {
         .statusCode(400)
         .contentType("application/problem+json")
         .body("detail", containsString("size must be between 1 and 500"));
-    given().get("/ledger").then().statusCode(400).body("detail", containsString("customerId"));
-    given()
+    Api.viewer().get("/ledger").then().statusCode(400).body("detail", containsString("customerId"));
+    Api.viewer()
         .get("/claims/nosuch/order-completed:1")
         .then()
         .statusCode(400)
         .body("detail", containsString("unknown consumer 'nosuch'"));
-    given().get("/claims/loyalty/order-completed:{id}", unique("none")).then().statusCode(404);
+    Api.viewer().get("/claims/loyalty/order-completed:{id}", unique("none")).then().statusCode(404);
   }
 }

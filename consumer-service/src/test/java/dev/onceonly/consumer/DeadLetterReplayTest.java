@@ -2,7 +2,6 @@ package dev.onceonly.consumer;
 
 import static dev.onceonly.consumer.TestEvents.order;
 import static dev.onceonly.consumer.TestEvents.unique;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
@@ -80,7 +79,7 @@ class DeadLetterReplayTest {
     broker.channel().basicNack(peek.getEnvelope().getDeliveryTag(), false, true);
     assertThat(db.balance(customer)).isEqualTo(-1);
 
-    given()
+    Api.admin()
         .post("/dead-letters/{queue}/replay", DLQ)
         .then()
         .statusCode(200)
@@ -121,7 +120,7 @@ class DeadLetterReplayTest {
     broker.confirmAll();
     await().atMost(PATIENCE).until(() -> broker.depth(DLQ) == 1);
 
-    given()
+    Api.admin()
         .queryParam("limit", 10)
         .post("/dead-letters/loyalty/replay")
         .then()
@@ -137,13 +136,13 @@ class DeadLetterReplayTest {
 
   @Test
   void unknownQueueAndBadLimitAreRefused() {
-    given()
+    Api.admin()
         .post("/dead-letters/{queue}/replay", "orders")
         .then()
         .statusCode(400)
         .contentType("application/problem+json")
         .body("detail", containsString("unknown dead-letter queue 'orders'"));
-    given()
+    Api.admin()
         .queryParam("limit", 5000)
         .post("/dead-letters/loyalty/replay")
         .then()

@@ -7,6 +7,8 @@ import dev.onceonly.consumer.claim.ConflictRepository.Conflict;
 import dev.onceonly.consumer.claim.ConsumerName;
 import dev.onceonly.consumer.claim.RejectionRepository;
 import dev.onceonly.consumer.claim.RejectionRepository.Rejection;
+import dev.onceonly.consumer.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -21,6 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 /** What the consumers decided: claims, quarantined conflicts, rejections. */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed({Roles.VIEWER, Roles.ADMIN})
 public class ClaimsResource {
 
   private final ClaimRepository claims;

@@ -1,8 +1,12 @@
 package dev.onceonly.consumer.api;
 
+import dev.onceonly.consumer.audit.AuditRepository;
 import dev.onceonly.consumer.claim.ConsumerName;
 import dev.onceonly.consumer.deadletter.DeadLetterReplayer;
 import dev.onceonly.consumer.messaging.Queues;
+import dev.onceonly.consumer.security.Roles;
+import io.quarkus.security.identity.SecurityIdentity;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -10,6 +14,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.io.IOException;
+import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -17,14 +22,20 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 /** Replays a consumer's dead-letter queue to the route each message first came through. */
 @Path("/dead-letters")
 @Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Roles.ADMIN)
 public class DeadLetterResource {
 
   static final int MAX_BATCH = 1_000;
 
   private final DeadLetterReplayer replayer;
+  private final AuditRepository audit;
+  private final SecurityIdentity identity;
 
-  public DeadLetterResource(DeadLetterReplayer replayer) {
+  public DeadLetterResource(
+      DeadLetterReplayer replayer, AuditRepository audit, SecurityIdentity identity) {
     this.replayer = replayer;
+    this.audit = audit;
+    this.identity = identity;
   }
 
   @POST
@@ -35,13 +46,21 @@ public class DeadLetterResource {
               + " exchange and routing key; already applied messages come out as duplicates")
   public DeadLetterReplayer.Report replay(
       @PathParam("queue") String queue, @QueryParam("limit") Integer limit)
-      throws IOException, TimeoutException {
+      throws IOException, TimeoutException, SQLException {
     int batch = limit == null ? 100 : limit;
     if (batch < 1 || batch > MAX_BATCH) {
       throw ProblemException.badRequest(
           "limit must be between 1 and " + MAX_BATCH + ", was " + batch);
     }
-    return replayer.replay(deadLetterQueue(queue), batch);
+    String dlq = deadLetterQueue(queue);
+    DeadLetterReplayer.Report report = replayer.replay(dlq, batch);
+    audit.record(
+        identity.getPrincipal().getName(),
+        "dead-letter-replay",
+        dlq,
+        "limit=" + batch,
+        report.moved());
+    return report;
   }
 
   /** Accepts a consumer name or its dead-letter queue's name; nothing else. */

@@ -2,6 +2,8 @@ package dev.onceonly.consumer.api;
 
 import dev.onceonly.consumer.loyalty.Balance;
 import dev.onceonly.consumer.loyalty.LedgerEntry;
+import dev.onceonly.consumer.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -16,6 +18,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 /** Balances and the ledger behind them. */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed({Roles.VIEWER, Roles.ADMIN})
 public class LoyaltyResource {
 
   /** A customer's balance on the wire. */

@@ -1,0 +1,32 @@
+package dev.onceonly.consumer.api;
+
+import dev.onceonly.consumer.audit.AuditRepository;
+import dev.onceonly.consumer.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.sql.SQLException;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+/** Who changed what through this API. */
+@Path("/audit")
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed({Roles.VIEWER, Roles.ADMIN})
+public class AuditResource {
+
+  private final AuditRepository audit;
+
+  public AuditResource(AuditRepository audit) {
+    this.audit = audit;
+  }
+
+  @GET
+  @Operation(summary = "Changes made through the API, newest first (size 1-500)")
+  public List<AuditRepository.Entry> latest(@QueryParam("size") Integer size) throws SQLException {
+    return audit.latest(Paging.size(size, 100));
+  }
+}

@@ -1,11 +1,13 @@
 package dev.onceonly.relay;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.is;
 
+import dev.onceonly.relay.support.Api;
 import dev.onceonly.relay.support.OutboxRows;
 import dev.onceonly.relay.support.OutboxTestResource;
 import dev.onceonly.relay.support.ProviderStub;
@@ -61,5 +63,31 @@ class HealthAndMetricsTest {
         .body(
             containsString(
                 "onceonly_relay_delivery_latency_seconds{kind=\"send_receipt\",quantile=\"0.99\""));
+  }
+
+  @Test
+  void operatorChangesAreCountedPerAction() {
+    String series = "onceonly_relay_operator_actions_total{action=\"cancel\"}";
+    double before = metric(series);
+    long id =
+        OutboxRows.insertAs(
+            OutboxRows.receipt(OutboxRows.uniquePrefix("metrics-cancel") + "r"), "dead");
+
+    Api.admin().post("/outbox/" + id + "/cancel").then().statusCode(200);
+
+    assertThat(metric(series)).isEqualTo(before + 1);
+    assertThat(given().get("/q/metrics").asString())
+        .contains("onceonly_relay_retention_deleted_total{status=\"delivered\"}");
+  }
+
+  private static double metric(String series) {
+    return given()
+        .get("/q/metrics")
+        .asString()
+        .lines()
+        .filter(line -> line.startsWith(series + " "))
+        .mapToDouble(line -> Double.parseDouble(line.substring(series.length() + 1).trim()))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no metric " + series));
   }
 }

@@ -3,6 +3,7 @@ package dev.onceonly.relay.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -47,6 +48,58 @@ public interface RelayConfig {
 
   /** One entry per outbox kind this relay delivers; rows of other kinds are left alone. */
   Map<String, KindConfig> kinds();
+
+  /** The operator API: redaction and replay limits. */
+  OperationsConfig operations();
+
+  /** Removal of delivered and cancelled rows. */
+  RetentionConfig retention();
+
+  /** What {@code /outbox} shows and how hard a replay may push a provider. */
+  interface OperationsConfig {
+
+    /** Payload fields shown as {@code "***"}, matched by name at any depth, ignoring case. */
+    @WithDefault("to,email,customerEmail,iban,accountNumber")
+    List<String> redactFields();
+
+    /**
+     * Rows a replay makes due per second: replayed rows get {@code available_at} this far apart.
+     */
+    @WithDefault("50")
+    double replayRatePerSecond();
+
+    /** Most rows one {@code POST /outbox/replay} moves (also its default {@code limit}). */
+    @WithDefault("1000")
+    int replayMaxRows();
+
+    /** Most row ids listed in a replay answer. */
+    @WithDefault("100")
+    int replayIdsShown();
+  }
+
+  /** Delivered and cancelled rows (with their attempts) are deleted once older than a window. */
+  interface RetentionConfig {
+
+    /** Whether the retention job runs. */
+    @WithDefault("true")
+    boolean enabled();
+
+    /** How long delivered rows (from delivery) and cancelled rows (from cancellation) are kept. */
+    @WithDefault("7d")
+    Duration window();
+
+    /** Rows deleted per transaction. */
+    @WithDefault("500")
+    int batchSize();
+
+    /** Most batches per run, so one run stays short; the next run goes on. */
+    @WithDefault("200")
+    int maxBatchesPerRun();
+
+    /** How often the job runs. */
+    @WithDefault("10m")
+    Duration interval();
+  }
 
   /** Where and how one outbox kind is delivered. */
   interface KindConfig {

@@ -3,6 +3,7 @@ package dev.onceonly.relay.dispatch;
 import dev.onceonly.relay.lease.Completion;
 import dev.onceonly.relay.lease.LeasedRow;
 import dev.onceonly.relay.lease.OutboxRepository;
+import dev.onceonly.relay.logging.RowMdc;
 import dev.onceonly.relay.metrics.RelayMetrics;
 import dev.onceonly.relay.retry.Decision.Outcome;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -47,14 +48,22 @@ public class Completer {
     LeasedRow row = c.row();
     Outcome outcome = held ? c.decision().outcome() : Outcome.LEASE_LOST;
     metrics.outcome(row.kind(), outcome);
+    if (outcome == Outcome.DELIVERED) {
+      metrics.delivered(row.kind(), Duration.between(row.createdAt(), c.finishedAt()));
+    } else if (outcome != Outcome.RELEASED) {
+      try (RowMdc mdc = RowMdc.of(row.id(), row.idempotencyKey())) {
+        log(c, row, outcome);
+      }
+    }
+  }
+
+  private static void log(Completion c, LeasedRow row, Outcome outcome) {
     switch (outcome) {
-      case DELIVERED:
-        metrics.delivered(row.kind(), Duration.between(row.createdAt(), c.finishedAt()));
-        break;
       case LEASE_LOST:
         LOG.debugf(
-            "outbox row %d attempt %d: lease lost before completion, row left to its new owner",
-            row.id(), row.attempt());
+            "outbox row %d (key %s) attempt %d: lease lost before completion, row left to its"
+                + " new owner",
+            (Object) row.id(), row.idempotencyKey(), row.attempt());
         break;
       case DEAD:
         LOG.errorf(
@@ -70,8 +79,12 @@ public class Completer {
         break;
       case RETRY:
         LOG.debugf(
-            "outbox row %d attempt %d failed (%s), retry in %d ms",
-            row.id(), row.attempt(), c.response().describe(), c.decision().retryIn().toMillis());
+            "outbox row %d (key %s) attempt %d failed (%s), retry in %d ms",
+            row.id(),
+            row.idempotencyKey(),
+            row.attempt(),
+            c.response().describe(),
+            c.decision().retryIn().toMillis());
         break;
       default:
         break;

@@ -42,7 +42,8 @@ public class Dispatcher {
             response -> {
               Instant finished = Instant.now();
               double random = ThreadLocalRandom.current().nextDouble();
-              Decision decision = route.policy().decide(response, row.attempt(), finished, random);
+              Decision decision =
+                  route.policy().decide(response, row.budgetAttempt(), finished, random);
               return new Completion(row, relayId, decision, response, started, finished);
             });
   }

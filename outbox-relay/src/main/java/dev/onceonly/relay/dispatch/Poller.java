@@ -3,6 +3,7 @@ package dev.onceonly.relay.dispatch;
 import dev.onceonly.relay.lease.Completion;
 import dev.onceonly.relay.lease.LeasedRow;
 import dev.onceonly.relay.lease.OutboxRepository;
+import dev.onceonly.relay.logging.RowMdc;
 import dev.onceonly.relay.provider.ProviderResponse;
 import dev.onceonly.relay.retry.Decision;
 import java.time.Duration;
@@ -193,7 +194,14 @@ public final class Poller {
             if (completion != null) {
               finished.add(completion);
             } else {
-              LOG.errorf(error, "relay %s: dispatch of outbox row %d failed", relayId, row.id());
+              try (RowMdc mdc = RowMdc.of(row.id(), row.idempotencyKey())) {
+                LOG.errorf(
+                    error,
+                    "relay %s: dispatch of outbox row %d (key %s) failed",
+                    relayId,
+                    row.id(),
+                    row.idempotencyKey());
+              }
             }
           }
           wakeup.signal();

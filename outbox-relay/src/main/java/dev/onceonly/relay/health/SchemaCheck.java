@@ -36,7 +36,9 @@ public final class SchemaCheck {
               "created_at",
               "delivered_at",
               "last_error",
-              "last_http_status"),
+              "last_http_status",
+              "attempts_at_retry",
+              "cancelled_at"),
           "outbox_attempts",
           List.of(
               "outbox_id",
@@ -46,12 +48,23 @@ public final class SchemaCheck {
               "finished_at",
               "outcome",
               "http_status",
-              "error"));
+              "error"),
+          "outbox_audit",
+          List.of(
+              "id",
+              "actor",
+              "action",
+              "target_id",
+              "filter",
+              "affected_count",
+              "dry_run",
+              "at",
+              "scheduled_until"));
 
   static final String SQL_COLUMNS =
       """
       SELECT table_name, column_name FROM information_schema.columns
-       WHERE table_schema = ? AND table_name IN ('outbox', 'outbox_attempts')
+       WHERE table_schema = ? AND table_name IN ('outbox', 'outbox_attempts', 'outbox_audit')
       """;
 
   static final String SQL_HISTORY_EXISTS = "SELECT to_regclass(?) IS NOT NULL";

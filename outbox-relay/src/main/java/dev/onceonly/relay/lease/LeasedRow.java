@@ -4,7 +4,9 @@ import java.time.Instant;
 
 /**
  * An outbox row this relay holds a lease on. {@code attempt} is the row's {@code attempts} after
- * the lease incremented it: together with the lease owner it fences the completion.
+ * the lease incremented it: together with the lease owner it fences the completion. {@code
+ * budgetAttempt} counts attempts since an operator last retried the row (equal to {@code attempt}
+ * for a row never retried): the retry policy's attempt budget applies to it.
  */
 public record LeasedRow(
     long id,
@@ -13,4 +15,5 @@ public record LeasedRow(
     String idempotencyKey,
     String orderingKey,
     int attempt,
+    int budgetAttempt,
     Instant createdAt) {}

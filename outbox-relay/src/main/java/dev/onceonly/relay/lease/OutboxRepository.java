@@ -18,8 +18,11 @@ import java.util.OptionalLong;
 import javax.sql.DataSource;
 
 /**
- * All SQL the relay runs against {@code outbox.outbox} and {@code outbox.outbox_attempts}, each
- * call in a short transaction of its own and never around a provider call (DESIGN §5).
+ * All SQL the relay's delivery loop runs against {@code outbox.outbox} and {@code
+ * outbox.outbox_attempts}, each call in a short transaction of its own and never around a provider
+ * call (DESIGN §5). Operators' reads and changes are in {@code operations.OutboxQueryRepository}
+ * and {@code operations.OutboxChangeRepository}, retention's deletes in {@code
+ * retention.RetentionRepository}.
  */
 @ApplicationScoped
 public class OutboxRepository {
@@ -55,7 +58,7 @@ public class OutboxRepository {
              lease_until = now() + ? * interval '1 millisecond', attempts = t.attempts + 1
        WHERE t.id IN (SELECT id FROM due)
       RETURNING t.id, t.kind, t.payload::text, t.idempotency_key, t.ordering_key, t.attempts,
-                t.created_at
+                t.attempts - t.attempts_at_retry, t.created_at
       """;
 
   /** The fence of every completion: only the holder of this attempt's lease writes. */
@@ -163,7 +166,8 @@ public class OutboxRepository {
                         rs.getString(4),
                         rs.getString(5),
                         rs.getInt(6),
-                        rs.getObject(7, OffsetDateTime.class).toInstant()));
+                        rs.getInt(7),
+                        rs.getObject(8, OffsetDateTime.class).toInstant()));
               }
             }
             return rows;

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,6 +30,9 @@ public class RelayMetrics {
     Gauge.builder("onceonly.relay.oldest.pending.age.seconds", oldestAgeMillis, a -> a.get() / 1e3)
         .description("Age of the oldest outbox row waiting for delivery")
         .register(registry);
+    // Present at 0 from the start, so dashboards and alerts see them before the first event.
+    List.of("retry", "cancel", "replay").forEach(this::operatorCounter);
+    List.of("delivered", "cancelled").forEach(this::retentionCounter);
   }
 
   /** One provider call started. */
@@ -56,6 +60,36 @@ public class RelayMetrics {
                     .publishPercentiles(0.5, 0.99)
                     .register(registry))
         .record(latency);
+  }
+
+  /** An operator changed rows through the API ({@code retry}, {@code cancel}, {@code replay}). */
+  public void operatorAction(String action) {
+    operatorCounter(action).increment();
+  }
+
+  /** The retention job deleted {@code rows} rows of {@code status} (delivered, cancelled). */
+  public void retained(String status, long rows) {
+    retentionCounter(status).increment(rows);
+  }
+
+  private Counter operatorCounter(String action) {
+    return counters.computeIfAbsent(
+        "operator|" + action,
+        k ->
+            Counter.builder("onceonly.relay.operator.actions")
+                .description("Changes made by operators through the API")
+                .tag("action", action)
+                .register(registry));
+  }
+
+  private Counter retentionCounter(String status) {
+    return counters.computeIfAbsent(
+        "retention|" + status,
+        k ->
+            Counter.builder("onceonly.relay.retention.deleted")
+                .description("Outbox rows removed by retention")
+                .tag("status", status)
+                .register(registry));
   }
 
   public void backlog(long rows, double oldestAgeSeconds) {

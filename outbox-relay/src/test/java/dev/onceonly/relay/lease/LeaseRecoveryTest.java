@@ -69,7 +69,7 @@ class LeaseRecoveryTest {
     assertThat(reclaimed.attempts()).isEqualTo(2);
 
     LeasedRow zombieLease =
-        new LeasedRow(id, "send_receipt", "{}", key, null, 1, reclaimed.createdAt());
+        new LeasedRow(id, "send_receipt", "{}", key, null, 1, 1, reclaimed.createdAt());
     Instant now = Instant.now();
     boolean[] held =
         repository.complete(

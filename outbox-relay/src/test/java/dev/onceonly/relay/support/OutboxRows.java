@@ -219,6 +219,59 @@ public final class OutboxRows {
         .get(0);
   }
 
+  /**
+   * Inserts a row directly in {@code status} (e.g. dead, delivered), as if the relay had left it
+   * there; {@code available_at} is {@code dueInSeconds} from now (use a large value for a pending
+   * row the relay must not take yet).
+   */
+  public static long insertAs(NewRow row, String status, long dueInSeconds) {
+    return longs(
+            """
+            INSERT INTO outbox.outbox
+                   (kind, payload, idempotency_key, ordering_key, status, available_at,
+                    delivered_at)
+            VALUES (?, ?::jsonb, ?, ?, ?, now() + ? * interval '1 second',
+                    CASE WHEN ? = 'delivered' THEN now() END)
+            RETURNING id
+            """,
+            row.kind(),
+            row.payload(),
+            row.key(),
+            row.orderingKey(),
+            status,
+            dueInSeconds,
+            status)
+        .get(0);
+  }
+
+  public static long insertAs(NewRow row, String status) {
+    return insertAs(row, status, 0);
+  }
+
+  /** The database's clock ({@code created_at} and friends are written with it). */
+  public static Instant databaseNow() {
+    try (Connection c = connect();
+        PreparedStatement statement = c.prepareStatement("SELECT now()");
+        ResultSet rs = statement.executeQuery()) {
+      rs.next();
+      return instant(rs, 1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Removes a test's rows (and their attempts) whose idempotency key starts with {@code prefix}:
+   * rows left pending for later would keep the relay from ever looking idle to other tests.
+   */
+  public static void deleteKeysStartingWith(String prefix) {
+    longs("DELETE FROM outbox.outbox WHERE starts_with(idempotency_key, ?)", prefix);
+  }
+
+  public static long auditRows() {
+    return longs("SELECT count(*) FROM outbox.outbox_audit").get(0);
+  }
+
   /** A connection of the test itself (application name {@code relay-test}), autocommit. */
   public static Connection connect() throws SQLException {
     Config config = ConfigProvider.getConfig();

@@ -36,7 +36,8 @@ public class OutboxTestResource extends PostgresResource {
     migrate(url, user, password);
     try (Connection connection = DriverManager.getConnection(url, user, password);
         Statement statement = connection.createStatement()) {
-      statement.execute("TRUNCATE outbox.outbox, outbox.outbox_attempts RESTART IDENTITY");
+      statement.execute(
+          "TRUNCATE outbox.outbox, outbox.outbox_attempts, outbox.outbox_audit RESTART IDENTITY");
     } catch (SQLException e) {
       throw new IllegalStateException("cannot empty the outbox in " + url, e);
     }

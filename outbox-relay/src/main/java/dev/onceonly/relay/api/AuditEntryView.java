@@ -1,0 +1,19 @@
+package dev.onceonly.relay.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/** One audited operator change (or dry run). */
+@Schema(name = "AuditEntry")
+public record AuditEntryView(
+    long id,
+    String actor,
+    @Schema(enumeration = {"retry", "cancel", "replay"}) String action,
+    @Schema(description = "The row of a retry or cancel") Long targetId,
+    @Schema(description = "The filter of a replay") JsonNode filter,
+    @Schema(description = "Rows changed; for a dry run, rows it would have changed")
+        int affectedCount,
+    boolean dryRun,
+    Instant at,
+    @Schema(description = "Replay: when its last row becomes due") Instant scheduledUntil) {}

@@ -1,0 +1,23 @@
+package dev.onceonly.relay.api;
+
+import dev.onceonly.relay.operations.ReplayOutcome;
+import java.time.Instant;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/** What a replay did, or would do for a dry run. */
+@Schema(name = "ReplayResult")
+public record ReplayResult(
+    @Schema(description = "Dead rows matching the filter") long matched,
+    @Schema(description = "Rows this call moves or would move: min(matched, limit)") int selected,
+    @Schema(description = "Rows moved back to pending (0 for a dry run)") int changed,
+    boolean dryRun,
+    @Schema(description = "The first selected row ids, oldest first") List<Long> ids,
+    @Schema(description = "When the last selected row becomes due (paced replay)")
+        Instant scheduledUntil) {
+
+  static ReplayResult from(ReplayOutcome o) {
+    return new ReplayResult(
+        o.matched(), o.selected(), o.changed(), o.dryRun(), o.ids(), o.scheduledUntil());
+  }
+}

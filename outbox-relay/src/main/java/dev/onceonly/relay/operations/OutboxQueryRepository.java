@@ -1,0 +1,213 @@
+package dev.onceonly.relay.operations;
+
+import dev.onceonly.relay.operations.OutboxStats.ParkedKey;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import javax.sql.DataSource;
+
+/**
+ * What operators read from {@code outbox.outbox} and {@code outbox.outbox_attempts}: listings, one
+ * row with its attempts, and the numbers behind {@code /outbox/stats}. Read-only, autocommit.
+ */
+@ApplicationScoped
+public class OutboxQueryRepository {
+
+  static final String COLUMNS =
+      """
+      o.id, o.kind, o.status, o.idempotency_key, o.ordering_key, o.attempts, o.available_at,
+      o.created_at, o.delivered_at, o.cancelled_at, o.lease_owner, o.lease_until,
+      o.last_http_status, o.last_error, o.source_consumer, o.source_message_key
+      """;
+
+  /** Keyset page: {@code %s} takes the filter and cursor fragments, then the direction. */
+  static final String SQL_LIST =
+      "SELECT " + COLUMNS + " FROM outbox.outbox o WHERE true %s ORDER BY o.id %s LIMIT ?";
+
+  static final String AFTER_ASCENDING = " AND o.id > ?";
+  static final String AFTER_DESCENDING = " AND o.id < ?";
+
+  static final String SQL_ONE =
+      "SELECT " + COLUMNS + ", o.payload::text FROM outbox.outbox o WHERE o.id = ?";
+
+  static final String SQL_ATTEMPTS =
+      """
+      SELECT attempt, relay_id, outcome, http_status, error, started_at, finished_at
+        FROM outbox.outbox_attempts
+       WHERE outbox_id = ?
+       ORDER BY id
+      """;
+
+  static final String SQL_COUNTS =
+      "SELECT kind, status, count(*) FROM outbox.outbox GROUP BY kind, status";
+
+  static final String SQL_DELIVERED_LAST_MINUTE =
+      """
+      SELECT kind, count(*) FROM outbox.outbox
+       WHERE status = 'delivered' AND delivered_at > now() - interval '1 minute'
+       GROUP BY kind
+      """;
+
+  /** Keys whose oldest unfinished row is dead (the relay's ordering rule), with the total. */
+  static final String SQL_PARKED_KEYS =
+      """
+      SELECT ordering_key, id, kind, count(*) OVER ()
+        FROM (SELECT DISTINCT ON (ordering_key) ordering_key, id, kind, status
+                FROM outbox.outbox
+               WHERE ordering_key IS NOT NULL AND status IN ('pending', 'in_flight', 'dead')
+               ORDER BY ordering_key, id) oldest
+       WHERE status = 'dead'
+       ORDER BY id
+       LIMIT ?
+      """;
+
+  /** Which way a listing runs; the cursor is the last id of the previous page. */
+  public enum Order {
+    NEWEST,
+    OLDEST
+  }
+
+  private final DataSource dataSource;
+
+  public OutboxQueryRepository(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  /** Up to {@code size} rows after {@code cursor} (null: from the start) in {@code order}. */
+  public Page<OutboxRow> list(OutboxFilter filter, Order order, Long cursor, int size) {
+    boolean newest = order == Order.NEWEST;
+    FilterSql where =
+        new FilterSql(filter).add(newest ? AFTER_DESCENDING : AFTER_ASCENDING, cursor);
+    String sql = SQL_LIST.formatted(where.where(), newest ? "DESC" : "ASC");
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      int next = where.bind(statement, 1);
+      statement.setInt(next, size + 1);
+      List<OutboxRow> rows = new ArrayList<>(size + 1);
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          rows.add(row(rs));
+        }
+      }
+      if (rows.size() <= size) {
+        return new Page<>(rows, null);
+      }
+      List<OutboxRow> page = rows.subList(0, size);
+      return new Page<>(List.copyOf(page), page.get(size - 1).id());
+    } catch (SQLException e) {
+      throw new IllegalStateException("listing outbox rows failed", e);
+    }
+  }
+
+  /** The row with its payload and attempts, if it exists. */
+  public Optional<RowDetail> find(long id) {
+    try (Connection connection = dataSource.getConnection()) {
+      OutboxRow row;
+      String payload;
+      try (PreparedStatement statement = connection.prepareStatement(SQL_ONE)) {
+        statement.setLong(1, id);
+        try (ResultSet rs = statement.executeQuery()) {
+          if (!rs.next()) {
+            return Optional.empty();
+          }
+          row = row(rs);
+          payload = rs.getString(17);
+        }
+      }
+      return Optional.of(new RowDetail(row, payload, attempts(connection, id)));
+    } catch (SQLException e) {
+      throw new IllegalStateException("reading outbox row " + id + " failed", e);
+    }
+  }
+
+  /** Counts, parked keys (at most {@code parkedShown} listed) and recent deliveries. */
+  public OutboxStats stats(double oldestPendingAgeSeconds, int parkedShown) {
+    try (Connection connection = dataSource.getConnection()) {
+      Map<String, Map<String, Long>> counts = new TreeMap<>();
+      try (PreparedStatement statement = connection.prepareStatement(SQL_COUNTS);
+          ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          counts
+              .computeIfAbsent(rs.getString(1), k -> new TreeMap<>())
+              .put(rs.getString(2), rs.getLong(3));
+        }
+      }
+      Map<String, Long> delivered = new TreeMap<>();
+      try (PreparedStatement statement = connection.prepareStatement(SQL_DELIVERED_LAST_MINUTE);
+          ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          delivered.put(rs.getString(1), rs.getLong(2));
+        }
+      }
+      List<ParkedKey> parked = new ArrayList<>();
+      long parkedTotal = 0;
+      try (PreparedStatement statement = connection.prepareStatement(SQL_PARKED_KEYS)) {
+        statement.setInt(1, parkedShown);
+        try (ResultSet rs = statement.executeQuery()) {
+          while (rs.next()) {
+            parked.add(new ParkedKey(rs.getString(1), rs.getLong(2), rs.getString(3)));
+            parkedTotal = rs.getLong(4);
+          }
+        }
+      }
+      return new OutboxStats(counts, oldestPendingAgeSeconds, parked, parkedTotal, delivered);
+    } catch (SQLException e) {
+      throw new IllegalStateException("reading outbox stats failed", e);
+    }
+  }
+
+  private static List<Attempt> attempts(Connection connection, long id) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(SQL_ATTEMPTS)) {
+      statement.setLong(1, id);
+      List<Attempt> attempts = new ArrayList<>();
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          attempts.add(
+              new Attempt(
+                  rs.getInt(1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  (Integer) rs.getObject(4),
+                  rs.getString(5),
+                  instant(rs, 6),
+                  instant(rs, 7)));
+        }
+      }
+      return attempts;
+    }
+  }
+
+  private static OutboxRow row(ResultSet rs) throws SQLException {
+    return new OutboxRow(
+        rs.getLong(1),
+        rs.getString(2),
+        rs.getString(3),
+        rs.getString(4),
+        rs.getString(5),
+        rs.getInt(6),
+        instant(rs, 7),
+        instant(rs, 8),
+        instant(rs, 9),
+        instant(rs, 10),
+        rs.getString(11),
+        instant(rs, 12),
+        (Integer) rs.getObject(13),
+        rs.getString(14),
+        rs.getString(15),
+        rs.getString(16));
+  }
+
+  static Instant instant(ResultSet rs, int column) throws SQLException {
+    OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+    return value == null ? null : value.toInstant();
+  }
+}

@@ -1,0 +1,22 @@
+package dev.onceonly.relay.operations;
+
+import java.time.Instant;
+
+/** An outbox row as an operator sees it (without its payload). */
+public record OutboxRow(
+    long id,
+    String kind,
+    String status,
+    String idempotencyKey,
+    String orderingKey,
+    int attempts,
+    Instant availableAt,
+    Instant createdAt,
+    Instant deliveredAt,
+    Instant cancelledAt,
+    String leaseOwner,
+    Instant leaseUntil,
+    Integer lastHttpStatus,
+    String lastError,
+    String sourceConsumer,
+    String sourceMessageKey) {}

@@ -16,11 +16,23 @@ import java.util.Optional;
 @ApplicationScoped
 public class ClaimRepository {
 
+  /**
+   * The claim and, when it conflicts with a claim committed before this statement began, the stored
+   * fingerprint, in one round trip. A claim committed by a transaction this insert had to wait for
+   * is not in the statement's snapshot: then no row comes back and {@link #find} reads it with a
+   * fresh one.
+   */
   static final String SQL_CLAIM =
       """
-      INSERT INTO loyalty.processed_messages (consumer, message_key, payload_sha256, event_date)
-      VALUES (?, ?, ?, ?)
-      ON CONFLICT DO NOTHING
+      WITH claimed AS (
+          INSERT INTO loyalty.processed_messages (consumer, message_key, payload_sha256, event_date)
+          VALUES (?, ?, ?, ?)
+          ON CONFLICT DO NOTHING
+          RETURNING payload_sha256)
+      SELECT true, payload_sha256 FROM claimed
+      UNION ALL
+      SELECT false, payload_sha256 FROM loyalty.processed_messages
+       WHERE consumer = ? AND message_key = ? AND NOT EXISTS (SELECT 1 FROM claimed)
       """;
 
   static final String SQL_FIND =
@@ -49,23 +61,34 @@ public class ClaimRepository {
    */
   public ClaimResult claim(String consumer, String messageKey, String sha256, LocalDate eventDate)
       throws SQLException {
+    String stored = null;
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps = c.prepareStatement(SQL_CLAIM)) {
       ps.setString(1, consumer);
       ps.setString(2, messageKey);
       ps.setString(3, sha256);
       ps.setDate(4, Date.valueOf(eventDate));
-      if (ps.executeUpdate() == 1) {
-        return ClaimResult.CLAIMED;
+      ps.setString(5, consumer);
+      ps.setString(6, messageKey);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (rs.next()) {
+          if (rs.getBoolean(1)) {
+            return ClaimResult.CLAIMED;
+          }
+          stored = rs.getString(2);
+        }
       }
     }
-    Claim stored =
-        find(consumer, messageKey)
-            .orElseThrow(
-                () ->
-                    new SQLException(
-                        "claim of " + messageKey + " vanished between insert and read", "40001"));
-    return stored.payloadSha256().equals(sha256) ? ClaimResult.DUPLICATE : ClaimResult.CONFLICT;
+    if (stored == null) {
+      stored =
+          find(consumer, messageKey)
+              .map(Claim::payloadSha256)
+              .orElseThrow(
+                  () ->
+                      new SQLException(
+                          "claim of " + messageKey + " vanished between insert and read", "40001"));
+    }
+    return stored.equals(sha256) ? ClaimResult.DUPLICATE : ClaimResult.CONFLICT;
   }
 
   public Optional<Claim> find(String consumer, String messageKey) throws SQLException {

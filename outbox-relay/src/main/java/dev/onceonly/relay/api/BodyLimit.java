@@ -11,8 +11,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Answers a request whose declared body is over {@code quarkus.http.limits.max-body-size} with a
- * 413 problem document before anything reads it (Quarkus' own check, one step later, answers with
- * an empty body; it still covers chunked bodies that declare no length).
+ * 400 problem document before anything reads it: the operator API answers every input it refuses
+ * with 400 and what to fix (issue 4). Quarkus' own check, one step later, still covers chunked
+ * bodies that declare no length, with an empty 413.
  */
 @ApplicationScoped
 public class BodyLimit {
@@ -36,8 +37,8 @@ public class BodyLimit {
       JsonObject problem =
           new JsonObject()
               .put("type", "about:blank")
-              .put("title", "Request Entity Too Large")
-              .put("status", 413)
+              .put("title", "Bad Request")
+              .put("status", 400)
               .put(
                   "detail",
                   "request body of "
@@ -47,7 +48,7 @@ public class BodyLimit {
                       + " bytes; send a smaller body (a replay filter is a few hundred bytes)");
       context
           .response()
-          .setStatusCode(413)
+          .setStatusCode(400)
           .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
           .putHeader(HttpHeaders.CONNECTION, "close")
           .end(problem.encode());

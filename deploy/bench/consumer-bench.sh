@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# OnceOnly consumer benchmark: fresh messages, then pure duplicates, through RabbitMQ into
+# consumer-service, against the PostgreSQL ceiling for the same transaction measured by pgbench
+# in the same run. Prints figures (it is not a test) and appends them to
+# deploy/bench/results/consumer-<timestamp>.txt. See deploy/bench/README.md.
+#
+# Usage: deploy/bench/consumer-bench.sh
+# Knobs (environment): EVENTS=20000 WARMUP=10000 CONSUMER_THREADS=4 CONSUMER_PREFETCH=32
+#   DB_POOL_SIZE (service default 16) PGBENCH_SECONDS=15 MAX_BACKLOG=4000 CUSTOMERS=10000
+#   CONSUMER_JAVA_OPTS="-Xmx160m -XX:+UseSerialGC ..." QUIET_PCT=30 QUIET_MAX=120 SKIP_BUILD=0
+# Exits 0 when it measured, MISS or not; non-zero only when something broke.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BENCH=$ROOT/deploy/bench
+
+EVENTS=${EVENTS:-20000}
+WARMUP=${WARMUP:-10000}
+THREADS=${CONSUMER_THREADS:-4}
+PREFETCH=${CONSUMER_PREFETCH:-32}
+PGBENCH_SECONDS=${PGBENCH_SECONDS:-15}
+PGBENCH_CLIENTS=4
+MAX_BACKLOG=${MAX_BACKLOG:-4000}
+CUSTOMERS=${CUSTOMERS:-10000}
+QUIET_PCT=${QUIET_PCT:-30}
+QUIET_MAX=${QUIET_MAX:-120}
+SKIP_BUILD=${SKIP_BUILD:-0}
+# Heap capped so that the whole process stays under the 256 MB RSS target; Serial GC because on
+# 2 cores it costs no throughput here and keeps G1's native overhead off the RSS (README).
+CONSUMER_JAVA_OPTS=${CONSUMER_JAVA_OPTS:-"-Xms64m -Xmx160m -XX:+UseSerialGC -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=64m -Xss512k"}
+
+HTTP_PORT=18080
+DB=onceonly_bench
+PGBENCH_DB=onceonly_pgbench
+VHOST=onceonly-bench
+PG=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -U postgres)
+export PGOPTIONS="-c client_min_messages=warning"
+
+STAMP=$(date +%Y%m%d-%H%M%S)
+RESULTS=$BENCH/results
+REPORT=$RESULTS/consumer-$STAMP.txt
+CONSUMER_LOG=$RESULTS/consumer-$STAMP.log
+WORK=$(mktemp -d)
+CONSUMER_PID=
+
+say() { printf '%s  %s\n' "$(date +%T)" "$*"; }
+die() { printf 'consumer-bench: %s\n' "$*" >&2; exit 1; }
+kv() { grep -m1 "^$2=" "$1" | cut -d= -f2-; }
+calc() { awk "BEGIN { printf \"$1\", $2 }"; }
+bench_java() { java -cp "$BENCH/target/onceonly-bench.jar:$BENCH/target/lib/*" "$@"; }
+
+stop_consumer() {
+  [[ -n $CONSUMER_PID ]] || return 0
+  if kill -0 "$CONSUMER_PID" 2>/dev/null; then
+    kill "$CONSUMER_PID"
+    for _ in $(seq 100); do kill -0 "$CONSUMER_PID" 2>/dev/null || break; sleep 0.2; done
+    kill -0 "$CONSUMER_PID" 2>/dev/null && kill -9 "$CONSUMER_PID"
+    wait "$CONSUMER_PID" 2>/dev/null || true
+  fi
+  CONSUMER_PID=
+}
+cleanup() {
+  local rc=$?
+  stop_consumer
+  rm -rf "$WORK"
+  [[ $rc -eq 0 ]] || printf 'consumer-bench: failed (exit %d); consumer log: %s\n' "$rc" "$CONSUMER_LOG" >&2
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- 0. preflight -------------------------------------------------------------------------------
+for cmd in java psql pgbench rabbitmqctl curl awk; do
+  command -v "$cmd" >/dev/null || die "$cmd is not installed"
+done
+"${PG[@]}" -d postgres -Atc 'select 1' >/dev/null ||
+  die "PostgreSQL does not answer on 127.0.0.1:5432 as postgres (start it: pg_ctlcluster 15 main start)"
+rabbitmqctl -q list_vhosts >/dev/null 2>&1 || die "rabbitmqctl cannot reach RabbitMQ (start it: rabbitmq-server -detached)"
+if (exec 3<>"/dev/tcp/127.0.0.1/$HTTP_PORT") 2>/dev/null; then
+  die "port $HTTP_PORT is taken: is an earlier benchmark's consumer still running?"
+fi
+mkdir -p "$RESULTS"
+
+# --- 1. build -------------------------------------------------------------------------------------
+if [[ $SKIP_BUILD != 1 ]]; then
+  say "building shared-model, consumer-service and the bench tools (SKIP_BUILD=1 skips this)"
+  (cd "$ROOT" && ./mvnw -B -q install -DskipTests -pl shared-model,consumer-service,deploy/bench -am)
+fi
+[[ -f $ROOT/consumer-service/target/quarkus-app/quarkus-run.jar ]] || die "consumer-service is not built"
+[[ -f $BENCH/target/onceonly-bench.jar ]] || die "deploy/bench is not built"
+
+quiet_gate() { # <consumer-pid|0> : wait until other people's processes calm down
+  bench_java dev.onceonly.bench.QuietGate "$QUIET_PCT" "$QUIET_MAX" "$1" >"$WORK/quiet"
+  local waited others
+  waited=$(kv "$WORK/quiet" quiet_wait_seconds); others=$(kv "$WORK/quiet" quiet_others_pct)
+  if [[ $waited -gt 2 ]]; then
+    say "  waited ${waited} s for other processes to calm down (now ${others}% of a core)"
+  fi
+}
+
+# --- 2. the PostgreSQL ceiling (pgbench, same tables and statements, no JVM or broker) -----------
+say "ceiling: database $PGBENCH_DB from the service's own migrations"
+"${PG[@]}" -d postgres -c "DROP DATABASE IF EXISTS $PGBENCH_DB WITH (FORCE)" -c "CREATE DATABASE $PGBENCH_DB"
+"${PG[@]}" -d "$PGBENCH_DB" -c 'CREATE SCHEMA loyalty' -c 'CREATE SCHEMA outbox'
+for dir in consumer-service/src/main/resources/db/loyalty:loyalty shared-model/src/main/resources/db/outbox:outbox; do
+  for f in $(ls "$ROOT/${dir%%:*}"/V*__*.sql | sort -V); do
+    PGOPTIONS="$PGOPTIONS -c search_path=${dir##*:}" "${PG[@]}" -d "$PGBENCH_DB" -f "$f"
+  done
+done
+"${PG[@]}" -d "$PGBENCH_DB" -f "$BENCH/sql/ceiling_setup.sql"
+
+run_pgbench() { # <name> <script> [pgbench args]
+  local name=$1 script=$2; shift 2
+  quiet_gate 0
+  "${PG[@]}" -d postgres -c CHECKPOINT
+  say "ceiling: pgbench $name, $PGBENCH_CLIENTS clients, -j 2, -M prepared, ${PGBENCH_SECONDS} s"
+  bench_java dev.onceonly.bench.CpuWatch "$WORK/$name.cpu" \
+    pgbench -n -h 127.0.0.1 -U postgres -M prepared -c "$PGBENCH_CLIENTS" -j 2 -T "$PGBENCH_SECONDS" \
+    "$@" -f "$BENCH/sql/$script" "$PGBENCH_DB" >"$WORK/$name.out" 2>&1 ||
+    { cat "$WORK/$name.out" >&2; die "pgbench $name failed"; }
+  grep -q 'number of failed transactions: 0 ' "$WORK/$name.out" ||
+    { cat "$WORK/$name.out" >&2; die "pgbench $name had failed transactions"; }
+  awk '/^tps = /{print "tps=" $3} /^latency average/{print "latency_ms=" $4}' "$WORK/$name.out" >>"$WORK/$name.cpu"
+  say "  $(kv "$WORK/$name.cpu" tps) TPS, latency $(kv "$WORK/$name.cpu" latency_ms) ms"
+}
+run_pgbench ceiling_fresh ceiling_fresh.sql -D run=1 -D seq=0
+run_pgbench ceiling_dup ceiling_duplicate.sql
+
+# --- 3. consumer-service on its own database and vhost -------------------------------------------
+say "consumer: database $DB and vhost $VHOST, recreated empty"
+"${PG[@]}" -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
+rabbitmqctl -q delete_vhost "$VHOST" >/dev/null 2>&1 || true
+rabbitmqctl -q add_vhost "$VHOST" >/dev/null
+rabbitmqctl -q set_permissions -p "$VHOST" guest '.*' '.*' '.*' >/dev/null
+
+# The service refuses to start in production without an API user: one viewer for this run only.
+BENCH_PASSWORD=$(head -c 32 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 16)
+BENCH_HASH=$(printf 'bench:onceonly:%s' "$BENCH_PASSWORD" | sha512sum | cut -d' ' -f1)
+say "consumer: starting (threads $THREADS, prefetch $PREFETCH, JVM $CONSUMER_JAVA_OPTS); log $CONSUMER_LOG"
+# The Prometheus step bounds Micrometer's decaying percentile window to ~10 s, so the p50/p99
+# read at the end of a phase describe that phase, not the one before.
+# shellcheck disable=SC2086
+env DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB" DB_USER=postgres DB_PASSWORD= \
+  RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest \
+  RABBITMQ_VHOST="$VHOST" CONSUMER_THREADS="$THREADS" CONSUMER_PREFETCH="$PREFETCH" \
+  HTTP_PORT="$HTTP_PORT" ${DB_POOL_SIZE:+DB_POOL_SIZE=$DB_POOL_SIZE} \
+  QUARKUS_SECURITY_USERS_EMBEDDED_USERS_BENCH="$BENCH_HASH" \
+  QUARKUS_SECURITY_USERS_EMBEDDED_ROLES_BENCH=outbox-viewer \
+  java $CONSUMER_JAVA_OPTS -Dquarkus.micrometer.export.prometheus.step=10s \
+  -jar "$ROOT/consumer-service/target/quarkus-app/quarkus-run.jar" >"$CONSUMER_LOG" 2>&1 &
+CONSUMER_PID=$!
+for _ in $(seq 300); do
+  kill -0 "$CONSUMER_PID" 2>/dev/null || { tail -30 "$CONSUMER_LOG" >&2; die "consumer-service exited at start"; }
+  curl -sf "http://127.0.0.1:$HTTP_PORT/q/health/ready" >/dev/null 2>&1 && break
+  sleep 0.3
+done
+curl -sf "http://127.0.0.1:$HTTP_PORT/q/health/ready" >/dev/null || die "consumer-service not ready after 90 s"
+IDLE_RSS=$(awk '/^VmRSS:/{printf "%.0f", $2/1024}' "/proc/$CONSUMER_PID/status")
+say "consumer: ready, pid $CONSUMER_PID, RSS ${IDLE_RSS} MB idle"
+
+OCCURRED_AT=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+phase() { # <name> <series> <count> <await>
+  say "phase $1: $3 events, series $2, until both consumers count $3 more '$4'"
+  bench_java dev.onceonly.bench.Publish --run "$STAMP" --series "$2" --count "$3" --await "$4" \
+    --occurred-at "$OCCURRED_AT" --customers "$CUSTOMERS" --max-backlog "$MAX_BACKLOG" \
+    --metrics-url "http://127.0.0.1:$HTTP_PORT/q/metrics" --consumer-pid "$CONSUMER_PID" \
+    --rabbitmq-vhost "$VHOST" >"$WORK/$1.kv" || die "phase $1 failed"
+  say "  $(kv "$WORK/$1.kv" events_per_s) events/s, $(kv "$WORK/$1.kv" tx_per_s) consumer transactions/s," \
+    "$(kv "$WORK/$1.kv" seconds) s, RSS max $(kv "$WORK/$1.kv" rss_max_mb) MB"
+}
+effects() { # prints "ledger outbox claims balanced"
+  "${PG[@]}" -d "$DB" -At -F ' ' -c "SELECT (SELECT count(*) FROM loyalty.point_ledger),
+      (SELECT count(*) FROM outbox.outbox), (SELECT count(*) FROM loyalty.processed_messages),
+      (SELECT coalesce(sum(points), 0) FROM loyalty.balances)
+        = (SELECT coalesce(sum(points), 0) FROM loyalty.point_ledger)"
+}
+check_effects() { # <phase>
+  local expected="$((WARMUP + EVENTS)) $((WARMUP + EVENTS)) $((2 * (WARMUP + EVENTS))) t" got
+  got=$(effects)
+  [[ $got == "$expected" ]] || die "after $1: ledger/outbox/claims/balanced = '$got', expected '$expected'"
+  say "  effects exactly once: $((WARMUP + EVENTS)) ledger rows, $((WARMUP + EVENTS)) outbox rows, balances = ledger"
+}
+
+# --- 4. warm-up, fresh, duplicates -----------------------------------------------------------------
+phase warmup warm "$WARMUP" applied
+quiet_gate "$CONSUMER_PID"
+"${PG[@]}" -d postgres -c CHECKPOINT
+phase fresh main "$EVENTS" applied
+check_effects fresh
+quiet_gate "$CONSUMER_PID"
+phase duplicates main "$EVENTS" duplicate
+check_effects duplicates
+FINAL_HWM=$(awk '/^VmHWM:/{printf "%.0f", $2/1024}' "/proc/$CONSUMER_PID/status")
+stop_consumer
+
+# The ceiling again, now that the consumer is gone: other people's load only ever lowers a
+# ceiling, so the higher of the two runs is the better estimate.
+run_pgbench ceiling_fresh2 ceiling_fresh.sql -D run=2 -D seq=0
+
+# --- 5. the figures --------------------------------------------------------------------------------
+F=$WORK/fresh.kv; D=$WORK/duplicates.kv; CD=$WORK/ceiling_dup.cpu
+CF=$WORK/ceiling_fresh.cpu; CF2=$WORK/ceiling_fresh2.cpu
+int() { calc '%.0f' "$1"; }
+ceiling1=$(int "$(kv "$CF" tps)"); ceiling2=$(int "$(kv "$CF2" tps)")
+ceiling=$((ceiling1 > ceiling2 ? ceiling1 : ceiling2)); ceiling_dup=$(int "$(kv "$CD" tps)")
+fresh=$(int "$(kv "$F" tx_per_s)"); dups=$(int "$(kv "$D" tx_per_s)")
+fresh_ratio=$(calc '%.2f' "$fresh / $ceiling")
+dup_ratio=$(calc '%.2f' "$dups / $fresh")
+rss=$(calc '%.0f' "($(kv "$F" rss_max_mb) > $(kv "$D" rss_max_mb)) ? $(kv "$F" rss_max_mb) : $(kv "$D" rss_max_mb)")
+verdict() { awk "BEGIN { print ($1) ? \"PASS\" : \"MISS\" }"; }
+cpu_line() { # <kv-file>
+  printf 'consumer %s (JIT %s), postgres %s, rabbitmq %s, bench %s, others %s (machine %s of %s)' \
+    "$(kv "$1" cpu_consumer_pct)" "$(kv "$1" cpu_consumer_jit_pct || echo 0)" "$(kv "$1" cpu_postgres_pct)" "$(kv "$1" cpu_rabbitmq_pct)" \
+    "$(kv "$1" cpu_bench_pct)" "$(kv "$1" cpu_others_pct)" "$(kv "$1" cpu_machine_pct)" \
+    "$(($(kv "$1" cores) * 100))"
+}
+ms() { printf '%s / %s' "$(kv "$1" "${2}_p50_ms")" "$(kv "$1" "${2}_p99_ms")"; }
+ms_more() { printf 'mean %s, worst p99 %s' "$(kv "$1" "${2}_mean_ms")" "$(kv "$1" "${2}_p99_max_ms")"; }
+
+{
+  echo
+  echo "OnceOnly consumer benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+  echo "events $EVENTS (+ $WARMUP warm-up), threads $THREADS, prefetch $PREFETCH, pool ${DB_POOL_SIZE:-16 (default)}, customers $CUSTOMERS, backlog cap $MAX_BACKLOG"
+  echo "consumer JVM: $CONSUMER_JAVA_OPTS"
+  echo
+  printf '%-34s %-26s %-24s %s\n' figure measured target result
+  printf '%-34s %-26s %-24s %s\n' "ceiling: pgbench fresh tx (4 cl.)" "$ceiling TPS" "" "(runs: $ceiling1, $ceiling2)"
+  printf '%-34s %-26s %-24s %s\n' "fresh: consumer transactions/s" "$fresh ($(int "$(kv "$F" events_per_s)") events/s)" \
+    ">= 0.5 x ceiling" "$(verdict "$fresh_ratio >= 0.5") ($fresh_ratio x)"
+  printf '%-34s %-26s %-24s %s\n' "duplicates: transactions/s" "$dups ($(int "$(kv "$D" events_per_s)") events/s)" \
+    ">= 2 x fresh" "$(verdict "$dup_ratio >= 2") ($dup_ratio x)"
+  printf '%-34s %-26s %-24s %s\n' "max RSS under load" "$rss MB" "<= 256 MB" "$(verdict "$rss <= 256")"
+  printf '%-34s %-26s %-24s %s\n' "fresh p50/p99 ms loyalty" "$(ms "$F" loyalty)" "" "$(ms_more "$F" loyalty)"
+  printf '%-34s %-26s %-24s %s\n' "fresh p50/p99 ms receipts" "$(ms "$F" receipts)" "" "$(ms_more "$F" receipts)"
+  printf '%-34s %-26s %-24s %s\n' "duplicates p50/p99 ms loyalty" "$(ms "$D" loyalty)" "" "$(ms_more "$D" loyalty)"
+  printf '%-34s %-26s %-24s %s\n' "duplicates p50/p99 ms receipts" "$(ms "$D" receipts)" "" "$(ms_more "$D" receipts)"
+  echo
+  echo "more:"
+  echo "  ceiling pgbench duplicates: $ceiling_dup TPS (consumer duplicates = $(calc '%.2f' "$dups / $ceiling_dup") x that)"
+  echo "  pgbench latency avg: fresh $(kv "$CF" latency_ms) / $(kv "$CF2" latency_ms) ms, duplicates $(kv "$CD" latency_ms) ms"
+  echo "  RSS: idle ${IDLE_RSS} MB; max sampled fresh $(kv "$F" rss_max_mb) MB, duplicates $(kv "$D" rss_max_mb) MB; VmHWM at end ${FINAL_HWM} MB (includes start-up)"
+  echo "  phase seconds: fresh $(kv "$F" seconds) (published and confirmed in $(kv "$F" publish_seconds)), duplicates $(kv "$D" seconds) (published in $(kv "$D" publish_seconds))"
+  echo "  queue depth max: fresh $(kv "$F" max_queue_depth), duplicates $(kv "$D" max_queue_depth); publisher paused for the backlog cap: fresh $(kv "$F" publisher_paused_seconds) s, duplicates $(kv "$D" publisher_paused_seconds) s"
+  echo "  unexpected outcomes: fresh $(kv "$F" unexpected_outcomes), duplicates $(kv "$D" unexpected_outcomes)"
+  echo "  CPU, % of one core:"
+  echo "    ceiling fresh : $(cpu_line "$CF")"
+  echo "    ceiling dup   : $(cpu_line "$CD")"
+  echo "    fresh         : $(cpu_line "$F")"
+  echo "    duplicates    : $(cpu_line "$D")"
+  echo "  consumer CPU per transaction: fresh $(calc '%.2f' "$(kv "$F" cpu_consumer_pct) * 10 / $(kv "$F" tx_per_s)") ms, duplicates $(calc '%.2f' "$(kv "$D" cpu_consumer_pct) * 10 / $(kv "$D" tx_per_s)") ms"
+  for f in "$CF:ceiling fresh" "$CF2:ceiling fresh (2nd)" "$CD:ceiling duplicates" "$F:fresh" "$D:duplicates"; do
+    others=$(kv "${f%%:*}" cpu_others_pct)
+    if awk "BEGIN { exit !($others > 25) }"; then
+      echo "  NOISY: other processes used ${others}% of a core during ${f#*:}; its figure is too low, run again when the machine is quiet"
+    fi
+  done
+  echo "  consumer log: $CONSUMER_LOG"
+} | tee -a "$REPORT"
+say "figures appended to $REPORT"

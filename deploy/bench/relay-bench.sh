@@ -1,0 +1,388 @@
+#!/usr/bin/env bash
+# OnceOnly relay benchmark: outbox-relay draining a pre-filled outbox to the provider sandbox,
+# against the SQL-only drain ceiling measured by pgbench in the same run; commit-to-delivered
+# latency under a steady half load; the relay's RSS; the consumer's rate while the relay drains.
+# Prints figures (it is not a test) and appends them to deploy/bench/results/relay-<timestamp>.txt.
+# See deploy/bench/RELAY.md.
+#
+# Usage: deploy/bench/relay-bench.sh
+# Knobs (environment): DRAIN_ROWS=50000 CEILING_ROWS=150000 CEILING_SECONDS=15 CEILING_BATCH=10
+#   LATENCY_SECONDS=20 CONSUMER_EVENTS=10000 CONSUMER_WARMUP=2000 RELAY_BATCH_SIZE RELAY_MAX_IN_FLIGHT
+#   RELAY_JAVA_OPTS="-Xmx160m -XX:+UseSerialGC ..." QUIET_PCT=30 QUIET_MAX=30 SKIP_BUILD=0
+# Exits 0 when it measured, MISS or not; non-zero only when something broke.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BENCH=$ROOT/deploy/bench
+SQL=$BENCH/sql
+
+DRAIN_ROWS=${DRAIN_ROWS:-50000}
+CEILING_ROWS=${CEILING_ROWS:-150000}
+CEILING_SECONDS=${CEILING_SECONDS:-15}
+CEILING_BATCH=${CEILING_BATCH:-10}
+CEILING_CLIENTS=4
+LATENCY_SECONDS=${LATENCY_SECONDS:-20}
+CONSUMER_EVENTS=${CONSUMER_EVENTS:-10000}
+CONSUMER_WARMUP=${CONSUMER_WARMUP:-2000}
+QUIET_PCT=${QUIET_PCT:-30}
+QUIET_MAX=${QUIET_MAX:-30}
+SKIP_BUILD=${SKIP_BUILD:-0}
+# The consumer benchmark's flags (deploy/bench/README.md): the heap capped so the whole process
+# stays under 256 MB, Serial GC (no G1 remembered sets or concurrent threads on 2 cores), bounded
+# metaspace and code cache, small thread stacks (the relay runs up to max-in-flight calls at once).
+JVM_OPTS_DEFAULT="-Xms64m -Xmx160m -XX:+UseSerialGC -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=64m -Xss512k"
+RELAY_JAVA_OPTS=${RELAY_JAVA_OPTS:-$JVM_OPTS_DEFAULT}
+CONSUMER_JAVA_OPTS=${CONSUMER_JAVA_OPTS:-$JVM_OPTS_DEFAULT}
+
+SANDBOX_PORT=18089
+RELAY_PORT=18081
+CONSUMER_PORT=18082
+SANDBOX_URL=http://127.0.0.1:$SANDBOX_PORT
+RELAY_URL=http://127.0.0.1:$RELAY_PORT
+CONSUMER_URL=http://127.0.0.1:$CONSUMER_PORT
+DB=onceonly_relaybench
+CEILING_DB=onceonly_relayceiling
+VHOST=onceonly-relaybench
+DB_URL=jdbc:postgresql://127.0.0.1:5432/$DB
+PG=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -U postgres)
+export PGOPTIONS="-c client_min_messages=warning"
+
+SANDBOX_JAR=$ROOT/deploy/provider-sandbox/target/quarkus-app/quarkus-run.jar
+CONSUMER_JAR=$ROOT/consumer-service/target/quarkus-app/quarkus-run.jar
+RELAY_JAR=$ROOT/outbox-relay/target/quarkus-app/quarkus-run.jar
+BENCH_JAR=$BENCH/target/onceonly-bench.jar
+
+STAMP=$(date +%Y%m%d-%H%M%S)
+RESULTS=$BENCH/results
+REPORT=$RESULTS/relay-$STAMP.txt
+LOGS=$RESULTS/relay-$STAMP
+WORK=$(mktemp -d)
+declare -A PIDS=()
+
+say() { printf '%s  %s\n' "$(date +%T)" "$*"; }
+die() { printf 'relay-bench: %s\n' "$*" >&2; exit 1; }
+kv() { grep -m1 "^$2=" "$1" | cut -d= -f2-; }
+calc() { awk "BEGIN { printf \"$1\", $2 }"; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+sql() { "${PG[@]}" -d "$DB" -At -F ' ' -c "$1"; }
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+bench_java() { java -cp "$BENCH_JAR:$BENCH/target/lib/*" "$@"; }
+
+# --- processes: only what this script started, by pid, checked against the jar it ran ----------
+start() { # <name> <jar> <java opts> <env...>
+  local name=$1 jar=$2 opts=$3
+  shift 3
+  # shellcheck disable=SC2086 # opts holds several options
+  env MALLOC_ARENA_MAX=2 "$@" java $opts -jar "$jar" >"$LOGS/$name.log" 2>&1 </dev/null &
+  PIDS[$name]=$!
+}
+stop() { # <name>
+  local pid=${PIDS[$1]:-}
+  [[ -n $pid ]] || return 0
+  if [[ -r /proc/$pid/cmdline ]] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "quarkus-run.jar"; then
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid" 2>/dev/null || true; fi
+  fi
+  wait "$pid" 2>/dev/null || true
+  unset "PIDS[$1]"
+}
+await_ready() { # <name> <url>
+  local pid=${PIDS[$1]}
+  for _ in $(seq 400); do
+    curl -sf -o /dev/null "$2/q/health/ready" && return 0
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.25
+  done
+  tail -n 30 "$LOGS/$1.log" >&2
+  die "$1 did not become ready (log $LOGS/$1.log)"
+}
+rss_start() { # <name> <pid>: VmRSS in kB every 0.5 s into $WORK/<name>.rss
+  (while [[ -r /proc/$2/status ]]; do
+    awk '/^VmRSS:/ { print $2 }' "/proc/$2/status" 2>/dev/null || true
+    sleep 0.5
+  done) >"$WORK/$1.rss" &
+  PIDS[rss-$1]=$!
+}
+rss_stop() { # <name>: prints max MB
+  local pid=${PIDS[rss-$1]:-}
+  [[ -n $pid ]] && { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; unset "PIDS[rss-$1]"; }
+  awk 'BEGIN { m = 0 } $1 > m { m = $1 } END { printf "%.0f", m / 1024 }' "$WORK/$1.rss"
+}
+# CPU ticks of the services this script started (relay, sandbox, consumer), then the time
+cpu_snap() {
+  local name
+  for name in outbox-relay provider-sandbox consumer-service; do
+    printf '%s ' "$(awk '{ print $14 + $15 }' "/proc/${PIDS[$name]:-0}/stat" 2>/dev/null || echo 0)"
+  done
+  date +%s.%N
+}
+cpu_line() { # <before> <after>: % of one core per service over the interval
+  awk -v hz="$(getconf CLK_TCK)" -v a="$1" -v b="$2" 'BEGIN {
+    split(a, x, " "); split(b, y, " "); s = y[4] - x[4]
+    printf "relay %.0f%%, sandbox %.0f%%, consumer %.0f%% of one core (%.1f s)",
+      100 * (y[1] - x[1]) / hz / s, 100 * (y[2] - x[2]) / hz / s, 100 * (y[3] - x[3]) / hz / s, s }'
+}
+hwm() { awk '/^VmHWM:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status"; }
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  for name in "${!PIDS[@]}"; do
+    if [[ $name == rss-* ]]; then kill "${PIDS[$name]}" 2>/dev/null || true; fi
+  done
+  for name in outbox-relay consumer-service provider-sandbox; do stop "$name"; done
+  rm -rf "$WORK"
+  [[ $rc -eq 0 ]] || printf 'relay-bench: failed (exit %d); logs in %s\n' "$rc" "$LOGS" >&2
+  exit "$rc"
+}
+quiet_gate() { # <pid|0>: wait (at most QUIET_MAX s) until other processes use < QUIET_PCT % of a core
+  [[ -f $BENCH_JAR ]] || return 0
+  bench_java dev.onceonly.bench.QuietGate "$QUIET_PCT" "$QUIET_MAX" "$1" >"$WORK/quiet" 2>/dev/null || return 0
+  local waited
+  waited=$(kv "$WORK/quiet" quiet_wait_seconds)
+  [[ ${waited:-0} -le 2 ]] || say "  waited ${waited} s for other processes (now $(kv "$WORK/quiet" quiet_others_pct)% of a core)"
+}
+
+# --- 0. preflight -------------------------------------------------------------------------------
+for cmd in java psql pgbench rabbitmqctl curl jq awk; do
+  command -v "$cmd" >/dev/null || die "$cmd is not installed"
+done
+"${PG[@]}" -d postgres -Atc 'select 1' >/dev/null ||
+  die "PostgreSQL does not answer on 127.0.0.1:5432 as postgres (start it: pg_ctlcluster 15 main start)"
+rabbitmqctl -q list_vhosts >/dev/null 2>&1 || die "rabbitmqctl cannot reach RabbitMQ (start it: rabbitmq-server -detached)"
+for port in $SANDBOX_PORT $RELAY_PORT $CONSUMER_PORT; do
+  port_open "$port" && die "port $port is taken: is an earlier relay benchmark still running?"
+done
+mkdir -p "$LOGS"
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+say "relay benchmark $STAMP; load average at start $(load) ($(nproc) cores)"
+
+# --- 1. build (only what is missing) --------------------------------------------------------------
+if [[ $SKIP_BUILD != 1 ]] && ! [[ -f $SANDBOX_JAR && -f $CONSUMER_JAR && -f $RELAY_JAR ]]; then
+  say "building shared-model, consumer-service, outbox-relay, provider-sandbox"
+  (cd "$ROOT" && ./mvnw -B -q install -DskipTests -pl shared-model,consumer-service,outbox-relay,deploy/provider-sandbox -am)
+fi
+if [[ $SKIP_BUILD != 1 && ! -f $BENCH_JAR ]]; then
+  say "building the bench tools (publisher) in deploy/bench"
+  (cd "$ROOT" && ./mvnw -B -q install -DskipTests -pl deploy/bench -am)
+fi
+for jar in "$SANDBOX_JAR" "$CONSUMER_JAR" "$RELAY_JAR"; do [[ -f $jar ]] || die "$jar is missing"; done
+say "jars: relay built $(date -r "$RELAY_JAR" +'%F %T'), consumer $(date -r "$CONSUMER_JAR" +'%F %T')"
+
+# --- 2. SQL-only drain ceiling --------------------------------------------------------------------
+say "[ceiling] database $CEILING_DB: outbox migrations V*.sql, $CEILING_ROWS due rows"
+"${PG[@]}" -d postgres -c "DROP DATABASE IF EXISTS $CEILING_DB WITH (FORCE)" -c "CREATE DATABASE $CEILING_DB"
+"${PG[@]}" -d "$CEILING_DB" -c 'CREATE SCHEMA outbox'
+for f in $(ls "$ROOT"/shared-model/src/main/resources/db/outbox/V*__*.sql | sort -V); do
+  PGOPTIONS="$PGOPTIONS -c search_path=outbox" "${PG[@]}" -d "$CEILING_DB" -f "$f"
+done
+"${PG[@]}" -d "$CEILING_DB" -v rows="$CEILING_ROWS" -v prefix=ceiling -f "$SQL/relay-prefill.sql"
+"${PG[@]}" -d "$CEILING_DB" -c 'VACUUM ANALYZE outbox.outbox' -c CHECKPOINT
+quiet_gate 0
+say "[ceiling] pgbench lease+deliver batch $CEILING_BATCH, $CEILING_CLIENTS clients, -j 2, -M prepared, ${CEILING_SECONDS} s; load $(load)"
+pgbench -n -h 127.0.0.1 -U postgres -M prepared -c "$CEILING_CLIENTS" -j 2 -T "$CEILING_SECONDS" \
+  -D batch="$CEILING_BATCH" -f "$SQL/relay-ceiling-lease.sql" "$CEILING_DB" >"$WORK/ceiling.out" 2>&1 ||
+  { cat "$WORK/ceiling.out" >&2; die "pgbench ceiling failed"; }
+grep -q 'number of failed transactions: 0 ' "$WORK/ceiling.out" ||
+  { cat "$WORK/ceiling.out" >&2; die "pgbench ceiling had failed transactions"; }
+read -r ceiling_rows ceiling_left < <("${PG[@]}" -d "$CEILING_DB" -At -F ' ' -c \
+  "SELECT count(*) FILTER (WHERE status = 'delivered'), count(*) FILTER (WHERE status = 'pending') FROM outbox.outbox")
+[[ $ceiling_left -gt 0 ]] || say "  WARNING: the ceiling ran out of rows; raise CEILING_ROWS"
+ceiling_tps=$(awk '/^tps = /{ printf "%.0f", $3 }' "$WORK/ceiling.out")
+ceiling=$(calc '%.0f' "$ceiling_rows / $CEILING_SECONDS")
+say "[ceiling] $ceiling rows/s ($ceiling_tps tx/s, $ceiling_rows rows, $ceiling_left left); load $(load)"
+"${PG[@]}" -d postgres -c "DROP DATABASE IF EXISTS $CEILING_DB WITH (FORCE)"
+
+# --- 3. services: sandbox and consumer (which migrates schemas loyalty and outbox) ----------------
+say "[services] database $DB and vhost $VHOST recreated; starting provider-sandbox :$SANDBOX_PORT and consumer-service :$CONSUMER_PORT"
+"${PG[@]}" -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
+rabbitmqctl -q delete_vhost "$VHOST" >/dev/null 2>&1 || true
+rabbitmqctl -q add_vhost "$VHOST" >/dev/null
+rabbitmqctl -q set_permissions -p "$VHOST" guest '.*' '.*' '.*' >/dev/null
+# The packaged services refuse to start without an API user: one for this run only.
+BENCH_PASSWORD=$(head -c 32 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 16)
+BENCH_HASH=$(printf 'bench:onceonly:%s' "$BENCH_PASSWORD" | sha512sum | cut -d' ' -f1)
+AUTH_ENV=(QUARKUS_SECURITY_USERS_EMBEDDED_USERS_BENCH="$BENCH_HASH" QUARKUS_SECURITY_USERS_EMBEDDED_ROLES_BENCH=outbox-admin)
+DB_ENV=(DB_URL="$DB_URL" DB_USER=postgres DB_PASSWORD=)
+start provider-sandbox "$SANDBOX_JAR" "-Xmx256m" QUARKUS_HTTP_PORT="$SANDBOX_PORT"
+start consumer-service "$CONSUMER_JAR" "$CONSUMER_JAVA_OPTS -Dquarkus.micrometer.export.prometheus.step=10s" \
+  "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$CONSUMER_PORT" CONSUMER_THREADS=4 \
+  RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest RABBITMQ_VHOST="$VHOST"
+await_ready provider-sandbox "$SANDBOX_URL"
+await_ready consumer-service "$CONSUMER_URL"
+curl -fsS -X DELETE "$SANDBOX_URL/sandbox/faults" -o /dev/null || true
+CONSUMER_PID=${PIDS[consumer-service]}
+say "[services] ready (sandbox pid ${PIDS[provider-sandbox]}, consumer pid $CONSUMER_PID); sandbox faults off"
+
+start_relay() {
+  start outbox-relay "$RELAY_JAR" "$RELAY_JAVA_OPTS" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$RELAY_PORT" \
+    RELAY_ID=relaybench PROVIDER_URL="$SANDBOX_URL" \
+    ${RELAY_BATCH_SIZE:+RELAY_BATCH_SIZE=$RELAY_BATCH_SIZE} ${RELAY_MAX_IN_FLIGHT:+RELAY_MAX_IN_FLIGHT=$RELAY_MAX_IN_FLIGHT}
+  RELAY_PID=${PIDS[outbox-relay]}
+}
+publish() { # <phase> <series> <count>: OrderCompleted through RabbitMQ until both consumers applied them
+  bench_java dev.onceonly.bench.Publish --run "$STAMP" --series "$2" --count "$3" --await applied \
+    --occurred-at "$OCCURRED_AT" --customers 10000 --max-backlog 4000 \
+    --metrics-url "$CONSUMER_URL/q/metrics" --consumer-pid "$CONSUMER_PID" \
+    --rabbitmq-vhost "$VHOST" >"$WORK/$1.kv" 2>"$WORK/$1.err" || { tail "$WORK/$1.err" >&2; die "publishing $1 failed"; }
+}
+OCCURRED_AT=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+
+# --- 4. the consumer alone (relay not running) ----------------------------------------------------
+consumer_alone=
+if [[ -f $BENCH_JAR ]]; then
+  say "[consumer alone] warm-up $CONSUMER_WARMUP events, then $CONSUMER_EVENTS fresh OrderCompleted, relay not running; load $(load)"
+  publish warmup warm "$CONSUMER_WARMUP"
+  quiet_gate "$CONSUMER_PID"
+  "${PG[@]}" -d postgres -c CHECKPOINT
+  say "[consumer alone] measuring; load $(load)"
+  publish alone alone "$CONSUMER_EVENTS"
+  consumer_alone=$(calc '%.0f' "$(kv "$WORK/alone.kv" events_per_s)")
+  say "[consumer alone] $consumer_alone events/s ($(kv "$WORK/alone.kv" tx_per_s) consumer tx/s, $(kv "$WORK/alone.kv" seconds) s); load $(load)"
+  # Their receipts are set aside so the drain below delivers exactly its own rows.
+  sql "UPDATE outbox.outbox SET status = 'cancelled', cancelled_at = now() WHERE status = 'pending'" >/dev/null
+else
+  say "[consumer alone] SKIPPED: $BENCH_JAR missing (build deploy/bench)"
+fi
+
+# --- 5. drain: prefill, start the relay, wait for every row delivered -----------------------------
+say "[drain] prefilling $DRAIN_ROWS due send_receipt rows"
+"${PG[@]}" -d "$DB" -v rows="$DRAIN_ROWS" -v prefix="drain-$STAMP" -f "$SQL/relay-prefill.sql"
+"${PG[@]}" -d "$DB" -c 'VACUUM ANALYZE outbox.outbox' -c CHECKPOINT
+curl -fsS -X POST "$SANDBOX_URL/sandbox/reset" -o /dev/null
+quiet_gate 0
+say "[drain] starting outbox-relay :$RELAY_PORT (JVM $RELAY_JAVA_OPTS); load $(load)"
+drain_t0=$(date +%s.%N)
+cpu0=$(cpu_snap)
+start_relay
+rss_start drain "$RELAY_PID"
+DRAIN_WHERE="source_consumer = 'relaybench-drain-$STAMP'"
+delivered=0
+for _ in $(seq 1200); do
+  kill -0 "$RELAY_PID" 2>/dev/null || { tail -n 30 "$LOGS/outbox-relay.log" >&2; die "outbox-relay exited"; }
+  delivered=$(sql "SELECT count(*) FROM outbox.outbox WHERE $DRAIN_WHERE AND status = 'delivered'")
+  [[ $delivered -ge $DRAIN_ROWS ]] && break
+  sleep 0.25
+done
+drain_t1=$(date +%s.%N)
+drain_cpu=$(cpu_line "$cpu0" "$(cpu_snap)")
+[[ $delivered -ge $DRAIN_ROWS ]] || die "drain stalled: $delivered of $DRAIN_ROWS delivered after 300 s"
+drain_rss=$(rss_stop drain)
+read -r drain_span drain_first_after_start < <(sql "SELECT extract(epoch FROM max(delivered_at) - min(delivered_at)),
+    extract(epoch FROM min(delivered_at)) - $drain_t0 FROM outbox.outbox WHERE $DRAIN_WHERE")
+drain_rate=$(calc '%.0f' "$DRAIN_ROWS / $drain_span")
+drain_rate_wall=$(calc '%.0f' "$DRAIN_ROWS / ($drain_t1 - $drain_t0)")
+curl -fsS "$SANDBOX_URL/sandbox/stats" >"$WORK/drain-stats.json"
+drain_effective=$(jq '.receipts.effectiveCalls' "$WORK/drain-stats.json")
+drain_raw=$(jq '.receipts.rawCalls' "$WORK/drain-stats.json")
+drain_attempts=$(sql "SELECT sum(attempts) FROM outbox.outbox WHERE $DRAIN_WHERE")
+# How long one provider call took, as the relay recorded it (started_at to finished_at).
+drain_calls=$(sql "SELECT 'avg ' || round(avg(ms)::numeric, 1) || ', p50 ' ||
+    round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 1) || ', p99 ' ||
+    round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 1) || ' ms'
+  FROM (SELECT extract(epoch FROM a.finished_at - a.started_at) * 1000 AS ms
+          FROM outbox.outbox_attempts a JOIN outbox.outbox o ON o.id = a.outbox_id WHERE o.$DRAIN_WHERE) c")
+say "[drain] $drain_rate deliveries/s (first to last delivered_at, $(calc '%.1f' "$drain_span") s; first delivery $(calc '%.1f' "$drain_first_after_start") s after launch; $drain_rate_wall/s from launch); RSS max $drain_rss MB; load $(load)"
+say "[drain] CPU: $drain_cpu; one provider call: $drain_calls"
+say "[drain] sandbox receipts: effective $drain_effective, raw calls $drain_raw; outbox attempts $drain_attempts"
+
+# --- 6. commit-to-delivered latency under a steady half load --------------------------------------
+latency_rate=$((drain_rate / 2))
+quiet_gate "$RELAY_PID"
+say "[latency] pgbench --rate $latency_rate inserts/s (one outbox row per commit, NOTIFY), 8 clients, ${LATENCY_SECONDS} s; load $(load)"
+rss_start latency "$RELAY_PID"
+cpu0=$(cpu_snap)
+pgbench -n -h 127.0.0.1 -U postgres -M prepared -c 8 -j 2 -T "$LATENCY_SECONDS" --rate "$latency_rate" \
+  -f "$SQL/relay-latency-insert.sql" "$DB" >"$WORK/latency.out" 2>&1 ||
+  { cat "$WORK/latency.out" >&2; die "pgbench latency stream failed"; }
+LAT_WHERE="source_consumer = 'relaybench-latency'"
+for _ in $(seq 120); do
+  [[ $(sql "SELECT count(*) FROM outbox.outbox WHERE $LAT_WHERE AND status <> 'delivered'") -eq 0 ]] && break
+  sleep 0.5
+done
+latency_cpu=$(cpu_line "$cpu0" "$(cpu_snap)")
+latency_rss=$(rss_stop latency)
+read -r lat_rows lat_undelivered lat_p50 lat_p99 lat_max < <(sql "SELECT count(*), count(*) FILTER (WHERE delivered_at IS NULL),
+    round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 1),
+    round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 1), round(max(ms)::numeric, 1)
+  FROM (SELECT delivered_at, extract(epoch FROM delivered_at - created_at) * 1000 AS ms
+          FROM outbox.outbox WHERE $LAT_WHERE) s")
+lat_achieved=$(awk '/^tps = /{ printf "%.0f", $3 }' "$WORK/latency.out")
+lat_lag=$(grep -m1 'schedule lag' "$WORK/latency.out" | sed 's/.*lag[:=]* *//' || true)
+relay_hwm=$(hwm "$RELAY_PID")
+relay_metric=$(curl -fsS "$RELAY_URL/q/metrics" 2>/dev/null | grep '^onceonly_relay_delivery_latency_seconds{' |
+  grep -E 'quantile="0\.(5|99)"' | awk '{ match($0, /quantile="[0-9.]+"/); printf "p%s %.1f ms\n", substr($0, RSTART + 10, RLENGTH - 11), $NF * 1000 }' | tr '\n' ' ' || true)
+say "[latency] $lat_rows rows at $lat_achieved/s: p50 $lat_p50 ms, p99 $lat_p99 ms, max $lat_max ms ($lat_undelivered undelivered); RSS max $latency_rss MB; load $(load)"
+
+# --- 7. the consumer while the relay drains -------------------------------------------------------
+consumer_drain=
+if [[ -f $BENCH_JAR ]]; then
+  curl -fsS -X POST "$SANDBOX_URL/sandbox/reset" -o /dev/null
+  quiet_gate "$CONSUMER_PID"
+  say "[consumer + drain] $DRAIN_ROWS rows committed at once (relay running), then $CONSUMER_EVENTS fresh events; load $(load)"
+  rss_start with "$RELAY_PID"
+  "${PG[@]}" -d "$DB" -v rows="$DRAIN_ROWS" -v prefix="with-$STAMP" -f "$SQL/relay-prefill.sql"
+  with_t0=$(date +%s.%N)
+  cpu0=$(cpu_snap)
+  publish with with "$CONSUMER_EVENTS"
+  with_t1=$(date +%s.%N)
+  with_cpu=$(cpu_line "$cpu0" "$(cpu_snap)")
+  with_rss=$(rss_stop with)
+  consumer_drain=$(calc '%.0f' "$(kv "$WORK/with.kv" events_per_s)")
+  read -r with_left with_last < <(sql "SELECT count(*) FILTER (WHERE status <> 'delivered'),
+      coalesce(extract(epoch FROM max(delivered_at)), 0) FROM outbox.outbox WHERE source_consumer = 'relaybench-with-$STAMP'")
+  if [[ $with_left -gt 0 ]]; then
+    overlap="the drain was still running when the consumer finished ($with_left rows left)"
+  else
+    overlap="the drain ended $(calc '%.1f' "$with_last - $with_t0") s into the consumer's $(calc '%.1f' "$with_t1 - $with_t0") s"
+  fi
+  say "[consumer + drain] $consumer_drain events/s ($(kv "$WORK/with.kv" seconds) s); $overlap; relay RSS max $with_rss MB; load $(load)"
+fi
+relay_hwm=$(hwm "$RELAY_PID")
+
+# --- 8. the figures --------------------------------------------------------------------------------
+verdict() { awk "BEGIN { print ($1) ? \"PASS\" : \"MISS\" }"; }
+drain_ratio=$(calc '%.2f' "$drain_rate / $ceiling")
+rss_max=$((drain_rss > latency_rss ? drain_rss : latency_rss))
+row() { printf '%-40s %-30s %-20s %s\n' "$@"; }
+{
+  echo
+  echo "OnceOnly relay benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+  echo "relay: batch ${RELAY_BATCH_SIZE:-50 (default)}, max-in-flight ${RELAY_MAX_IN_FLIGHT:-64 (default)}, NOTIFY on, synchronous_commit off (relay default)"
+  echo "relay JVM: $RELAY_JAVA_OPTS, MALLOC_ARENA_MAX=2"
+  echo
+  row figure measured target result
+  row "ceiling: SQL lease+deliver, batch $CEILING_BATCH" "$ceiling rows/s" "(ref. ~6,800)" "4 clients, -j 2, ${CEILING_SECONDS} s, $ceiling_tps tx/s"
+  row "drain: $DRAIN_ROWS rows to the sandbox" "$drain_rate deliveries/s" ">= 0.5 x ceiling" "$(verdict "$drain_ratio >= 0.5") ($drain_ratio x)"
+  row "drain: sandbox effective receipts" "$drain_effective" "= $DRAIN_ROWS" "$(verdict "$drain_effective == $DRAIN_ROWS")"
+  row "latency p50 / p99 at $lat_achieved rows/s" "$lat_p50 / $lat_p99 ms" "p99 <= 50 ms" "$(verdict "$lat_p99 <= 50")"
+  row "relay RSS max (drain, latency)" "$rss_max MB (VmHWM $relay_hwm MB)" "<= 256 MB" "$(verdict "$rss_max <= 256 && $relay_hwm <= 256")"
+  if [[ -n $consumer_alone && -n $consumer_drain ]]; then
+    ratio=$(calc '%.2f' "$consumer_drain / $consumer_alone")
+    row "consumer while the relay drains" "$consumer_drain vs $consumer_alone events/s" ">= 0.7 x alone" "$(verdict "$ratio >= 0.7") ($ratio x)"
+  else
+    row "consumer while the relay drains" "not measured" ">= 0.7 x alone" "n/a (no bench jar)"
+  fi
+  echo
+  echo "more:"
+  echo "  drain: first to last delivered_at $(calc '%.1f' "$drain_span") s; first delivery $(calc '%.1f' "$drain_first_after_start") s after the relay's launch (JVM start included); from launch $drain_rate_wall rows/s"
+  echo "  drain: one provider call (outbox_attempts started_at to finished_at): $drain_calls"
+  echo "  drain: sandbox raw calls $drain_raw, outbox attempts $drain_attempts (1 per row = no retries)"
+  echo "  latency: $lat_rows rows, target rate $latency_rate/s (half the drain), achieved $lat_achieved/s, max $lat_max ms, undelivered $lat_undelivered, pgbench schedule lag ${lat_lag:-?}"
+  echo "  relay's own timer onceonly_relay_delivery_latency_seconds (decaying window, at the end of the stream; the drain's old rows may still be in it): ${relay_metric:-n/a}"
+  echo "  latency is delivered_at - created_at: created_at is the insert's transaction start, so it includes the writer's own commit (fsync)"
+  echo "  relay RSS max: drain $drain_rss MB, latency $latency_rss MB${with_rss:+, consumer+drain $with_rss MB}; VmHWM at end $relay_hwm MB"
+  if [[ -n $consumer_alone && -n $consumer_drain ]]; then
+    echo "  consumer alone: $(kv "$WORK/alone.kv" seconds) s, $(kv "$WORK/alone.kv" tx_per_s) tx/s, CPU others $(kv "$WORK/alone.kv" cpu_others_pct)% of a core"
+    echo "  consumer + drain: $(kv "$WORK/with.kv" seconds) s, $(kv "$WORK/with.kv" tx_per_s) tx/s, CPU others (relay counted here) $(kv "$WORK/with.kv" cpu_others_pct)% of a core; $overlap"
+  fi
+  echo "  CPU of the services (2 cores = 200%; PostgreSQL and other people's processes not shown):"
+  echo "    drain           : $drain_cpu"
+  echo "    latency         : $latency_cpu"
+  [[ -z ${with_cpu:-} ]] || echo "    consumer + drain: $with_cpu"
+  echo "  the ceiling runs with synchronous_commit on (as the reference); the relay commits with it off"
+  echo "  load average at end: $(load)"
+  echo "  logs: $LOGS"
+} | tee -a "$REPORT"
+say "figures appended to $REPORT"

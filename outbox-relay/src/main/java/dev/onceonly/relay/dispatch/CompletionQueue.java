@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /**
@@ -18,6 +19,10 @@ final class CompletionQueue {
   private static final Logger LOG = Logger.getLogger(CompletionQueue.class);
 
   private final BlockingQueue<Completion> queue = new LinkedBlockingQueue<>();
+
+  /** Completions added and not yet written (queued or in the batch being written). */
+  private final AtomicInteger unwritten = new AtomicInteger();
+
   private final Completer completer;
   private final int maxBatch;
   private final String name;
@@ -33,7 +38,16 @@ final class CompletionQueue {
   }
 
   void add(Completion completion) {
+    unwritten.incrementAndGet();
     queue.add(completion);
+  }
+
+  /**
+   * Rows whose call has finished but whose outcome is not written yet. They still hold a lease, so
+   * the poller counts them against its room: when writing falls behind, leasing waits.
+   */
+  int unwritten() {
+    return unwritten.get();
   }
 
   void start() {
@@ -57,6 +71,7 @@ final class CompletionQueue {
     List<Completion> rest = new ArrayList<>(last);
     queue.drainTo(rest);
     completer.complete(rest);
+    unwritten.set(0);
   }
 
   private void run() {
@@ -69,7 +84,11 @@ final class CompletionQueue {
         List<Completion> batch = new ArrayList<>(maxBatch);
         batch.add(first);
         queue.drainTo(batch, maxBatch - 1);
-        completer.complete(batch);
+        try {
+          completer.complete(batch);
+        } finally {
+          unwritten.addAndGet(-batch.size());
+        }
         afterWrite.run();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

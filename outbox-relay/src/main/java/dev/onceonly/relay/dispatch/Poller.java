@@ -160,11 +160,12 @@ public final class Poller {
   /** Leases and dispatches one batch; returns how long to wait before the next look. */
   private long leaseAndDispatch() {
     long pollMillis = settings.pollInterval().toMillis();
-    int room = settings.maxInFlight() - inFlight.size();
+    // A row holds its lease until its outcome is written, not just until its call returns.
+    int room = settings.maxInFlight() - inFlight.size() - finished.unwritten();
     // Under load, wait for room for a good batch rather than leasing rows one by one as single
     // calls finish: fewer, fuller lease transactions. A finishing call wakes the loop.
     int worthLeasing = Math.max(1, Math.min(settings.batchSize(), settings.maxInFlight() / 2));
-    if (room <= 0 || (room < worthLeasing && !inFlight.isEmpty())) {
+    if (room <= 0 || (room < worthLeasing && (!inFlight.isEmpty() || finished.unwritten() > 0))) {
       return pollMillis;
     }
     int wanted = Math.min(settings.batchSize(), room);

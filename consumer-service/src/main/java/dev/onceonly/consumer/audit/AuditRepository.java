@@ -1,13 +1,9 @@
 package dev.onceonly.consumer.audit;
 
-import io.agroal.api.AgroalDataSource;
+import dev.onceonly.consumer.db.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /** All SQL of {@code loyalty.audit_log}: one row per change made through the API. */
@@ -26,45 +22,30 @@ public class AuditRepository {
         FROM loyalty.audit_log ORDER BY id DESC LIMIT ?
       """;
 
-  private final AgroalDataSource dataSource;
+  private final Jdbc jdbc;
 
-  public AuditRepository(AgroalDataSource dataSource) {
-    this.dataSource = dataSource;
+  public AuditRepository(Jdbc jdbc) {
+    this.jdbc = jdbc;
   }
 
   public void record(String actor, String action, String target, String filter, int affected)
       throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(SQL_INSERT)) {
-      ps.setString(1, actor);
-      ps.setString(2, action);
-      ps.setString(3, target);
-      ps.setString(4, filter);
-      ps.setInt(5, affected);
-      ps.executeUpdate();
-    }
+    jdbc.update(SQL_INSERT, actor, action, target, filter, affected);
   }
 
   public List<Entry> latest(int limit) throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(SQL_LIST)) {
-      ps.setInt(1, limit);
-      List<Entry> entries = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          entries.add(
-              new Entry(
-                  rs.getLong(1),
-                  rs.getString(2),
-                  rs.getString(3),
-                  rs.getString(4),
-                  rs.getString(5),
-                  rs.getInt(6),
-                  rs.getTimestamp(7).toInstant()));
-        }
-      }
-      return entries;
-    }
+    return jdbc.list(
+        SQL_LIST,
+        rs ->
+            new Entry(
+                rs.getLong(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getString(5),
+                rs.getInt(6),
+                rs.getTimestamp(7).toInstant()),
+        limit);
   }
 
   /** One audited change. */

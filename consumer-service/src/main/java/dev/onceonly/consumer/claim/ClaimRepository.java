@@ -1,11 +1,8 @@
 package dev.onceonly.consumer.claim;
 
-import io.agroal.api.AgroalDataSource;
+import dev.onceonly.consumer.db.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
 import java.sql.Date;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -49,10 +46,10 @@ public class ClaimRepository {
                                 WHERE processed_at < ? LIMIT ?))
       """;
 
-  private final AgroalDataSource dataSource;
+  private final Jdbc jdbc;
 
-  public ClaimRepository(AgroalDataSource dataSource) {
-    this.dataSource = dataSource;
+  public ClaimRepository(Jdbc jdbc) {
+    this.jdbc = jdbc;
   }
 
   /**
@@ -61,24 +58,20 @@ public class ClaimRepository {
    */
   public ClaimResult claim(String consumer, String messageKey, String sha256, LocalDate eventDate)
       throws SQLException {
-    String stored = null;
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(SQL_CLAIM)) {
-      ps.setString(1, consumer);
-      ps.setString(2, messageKey);
-      ps.setString(3, sha256);
-      ps.setDate(4, Date.valueOf(eventDate));
-      ps.setString(5, consumer);
-      ps.setString(6, messageKey);
-      try (ResultSet rs = ps.executeQuery()) {
-        if (rs.next()) {
-          if (rs.getBoolean(1)) {
-            return ClaimResult.CLAIMED;
-          }
-          stored = rs.getString(2);
-        }
-      }
+    Optional<ClaimRow> row =
+        jdbc.one(
+            SQL_CLAIM,
+            rs -> new ClaimRow(rs.getBoolean(1), rs.getString(2)),
+            consumer,
+            messageKey,
+            sha256,
+            Date.valueOf(eventDate),
+            consumer,
+            messageKey);
+    if (row.isPresent() && row.get().claimed()) {
+      return ClaimResult.CLAIMED;
     }
+    String stored = row.map(ClaimRow::payloadSha256).orElse(null);
     if (stored == null) {
       stored =
           find(consumer, messageKey)
@@ -92,32 +85,24 @@ public class ClaimRepository {
   }
 
   public Optional<Claim> find(String consumer, String messageKey) throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(SQL_FIND)) {
-      ps.setString(1, consumer);
-      ps.setString(2, messageKey);
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          return Optional.empty();
-        }
-        return Optional.of(
+    return jdbc.one(
+        SQL_FIND,
+        rs ->
             new Claim(
                 rs.getString(1),
                 rs.getString(2),
                 rs.getString(3),
                 rs.getDate(4).toLocalDate(),
-                rs.getTimestamp(5).toInstant()));
-      }
-    }
+                rs.getTimestamp(5).toInstant()),
+        consumer,
+        messageKey);
   }
 
   /** Deletes at most {@code limit} claims processed before {@code cutoff}; returns how many. */
   public int deleteOlderThan(Instant cutoff, int limit) throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(SQL_DELETE_OLDER_THAN)) {
-      ps.setTimestamp(1, Timestamp.from(cutoff));
-      ps.setInt(2, limit);
-      return ps.executeUpdate();
-    }
+    return jdbc.update(SQL_DELETE_OLDER_THAN, Timestamp.from(cutoff), limit);
   }
+
+  /** One row of {@link #SQL_CLAIM}: claimed now, or the fingerprint stored by an earlier claim. */
+  private record ClaimRow(boolean claimed, String payloadSha256) {}
 }

@@ -1,12 +1,8 @@
 package dev.onceonly.consumer.claim;
 
-import io.agroal.api.AgroalDataSource;
+import dev.onceonly.consumer.db.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 
 /** All SQL of {@code loyalty.message_conflicts}: payloads quarantined under a claimed key. */
@@ -31,46 +27,32 @@ public class ConflictRepository {
        LIMIT ?
       """;
 
-  private final AgroalDataSource dataSource;
+  private final Jdbc jdbc;
 
-  public ConflictRepository(AgroalDataSource dataSource) {
-    this.dataSource = dataSource;
+  public ConflictRepository(Jdbc jdbc) {
+    this.jdbc = jdbc;
   }
 
   public void record(String consumer, String messageKey, String receivedSha256, String payload)
       throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(SQL_INSERT)) {
-      ps.setString(1, receivedSha256);
-      ps.setString(2, payload);
-      ps.setString(3, consumer);
-      ps.setString(4, messageKey);
-      ps.executeUpdate();
-    }
+    jdbc.update(SQL_INSERT, receivedSha256, payload, consumer, messageKey);
   }
 
   public List<Conflict> list(String consumer, int limit) throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(SQL_LIST)) {
-      ps.setString(1, consumer);
-      ps.setString(2, consumer);
-      ps.setInt(3, limit);
-      List<Conflict> conflicts = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          conflicts.add(
-              new Conflict(
-                  rs.getLong(1),
-                  rs.getString(2),
-                  rs.getString(3),
-                  rs.getString(4),
-                  rs.getString(5),
-                  rs.getString(6),
-                  rs.getTimestamp(7).toInstant()));
-        }
-      }
-      return conflicts;
-    }
+    return jdbc.list(
+        SQL_LIST,
+        rs ->
+            new Conflict(
+                rs.getLong(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getString(5),
+                rs.getString(6),
+                rs.getTimestamp(7).toInstant()),
+        consumer,
+        consumer,
+        limit);
   }
 
   /** A quarantined payload. */

@@ -1,13 +1,9 @@
 package dev.onceonly.consumer.claim;
 
-import io.agroal.api.AgroalDataSource;
+import dev.onceonly.consumer.db.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /** All SQL of {@code loyalty.rejections}: messages decided without an effect, and why. */
@@ -30,45 +26,31 @@ public class RejectionRepository {
        LIMIT ?
       """;
 
-  private final AgroalDataSource dataSource;
+  private final Jdbc jdbc;
 
-  public RejectionRepository(AgroalDataSource dataSource) {
-    this.dataSource = dataSource;
+  public RejectionRepository(Jdbc jdbc) {
+    this.jdbc = jdbc;
   }
 
   public void record(String consumer, String messageKey, String reason, String detail)
       throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(SQL_INSERT)) {
-      ps.setString(1, consumer);
-      ps.setString(2, messageKey);
-      ps.setString(3, reason);
-      ps.setString(4, detail);
-      ps.executeUpdate();
-    }
+    jdbc.update(SQL_INSERT, consumer, messageKey, reason, detail);
   }
 
   public List<Rejection> list(String consumer, int limit) throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(SQL_LIST)) {
-      ps.setString(1, consumer);
-      ps.setString(2, consumer);
-      ps.setInt(3, limit);
-      List<Rejection> rejections = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          rejections.add(
-              new Rejection(
-                  rs.getLong(1),
-                  rs.getString(2),
-                  rs.getString(3),
-                  rs.getString(4),
-                  rs.getString(5),
-                  rs.getTimestamp(6).toInstant()));
-        }
-      }
-      return rejections;
-    }
+    return jdbc.list(
+        SQL_LIST,
+        rs ->
+            new Rejection(
+                rs.getLong(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getString(5),
+                rs.getTimestamp(6).toInstant()),
+        consumer,
+        consumer,
+        limit);
   }
 
   /** A recorded rejection. */

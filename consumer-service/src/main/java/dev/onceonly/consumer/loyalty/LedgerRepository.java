@@ -1,9 +1,7 @@
 package dev.onceonly.consumer.loyalty;
 
-import io.agroal.api.AgroalDataSource;
+import dev.onceonly.consumer.db.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.UUID;
 
@@ -46,67 +44,39 @@ public class LedgerRepository {
        WHERE customer_id = ? AND points >= ?
       """;
 
-  private final AgroalDataSource dataSource;
+  private final Jdbc jdbc;
 
-  public LedgerRepository(AgroalDataSource dataSource) {
-    this.dataSource = dataSource;
+  public LedgerRepository(Jdbc jdbc) {
+    this.jdbc = jdbc;
   }
 
   /** Records a credit for an order; false if the order was already credited. */
   public boolean insertCredit(
       String customerId, String orderId, long points, UUID eventId, String messageKey)
       throws SQLException {
-    return insert(SQL_INSERT_CREDIT, customerId, orderId, points, eventId, messageKey);
+    return jdbc.update(SQL_INSERT_CREDIT, customerId, orderId, points, eventId, messageKey) == 1;
   }
 
   /** Records a debit for a redemption; false if the redemption was already debited. */
   public boolean insertDebit(
       String customerId, String redemptionId, long points, UUID eventId, String messageKey)
       throws SQLException {
-    return insert(SQL_INSERT_DEBIT, customerId, redemptionId, -points, eventId, messageKey);
+    return jdbc.update(SQL_INSERT_DEBIT, customerId, redemptionId, -points, eventId, messageKey)
+        == 1;
   }
 
   /** Takes back a debit row written in this transaction when the balance did not cover it. */
   public void deleteDebit(String redemptionId) throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(SQL_DELETE_DEBIT)) {
-      ps.setString(1, redemptionId);
-      ps.executeUpdate();
-    }
+    jdbc.update(SQL_DELETE_DEBIT, redemptionId);
   }
 
   /** Adds points, creating the balance if the customer is new. */
   public void creditBalance(String customerId, long points) throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(SQL_CREDIT_BALANCE)) {
-      ps.setString(1, customerId);
-      ps.setLong(2, points);
-      ps.executeUpdate();
-    }
+    jdbc.update(SQL_CREDIT_BALANCE, customerId, points);
   }
 
   /** Takes points only if the balance covers them; false leaves the balance unchanged. */
   public boolean debitBalance(String customerId, long points) throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(SQL_DEBIT_BALANCE)) {
-      ps.setLong(1, points);
-      ps.setString(2, customerId);
-      ps.setLong(3, points);
-      return ps.executeUpdate() == 1;
-    }
-  }
-
-  private boolean insert(
-      String sql, String customerId, String naturalKey, long points, UUID eventId, String key)
-      throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setString(1, customerId);
-      ps.setString(2, naturalKey);
-      ps.setLong(3, points);
-      ps.setObject(4, eventId);
-      ps.setString(5, key);
-      return ps.executeUpdate() == 1;
-    }
+    return jdbc.update(SQL_DEBIT_BALANCE, points, customerId, points) == 1;
   }
 }

@@ -2,12 +2,10 @@ package dev.onceonly.consumer.outbox;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.onceonly.consumer.db.Jdbc;
 import dev.onceonly.model.IdempotencyKeys;
 import dev.onceonly.model.OutboxKind;
-import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Map;
 
@@ -27,11 +25,11 @@ public class OutboxWriter {
       ON CONFLICT (idempotency_key) DO NOTHING
       """;
 
-  private final AgroalDataSource dataSource;
+  private final Jdbc jdbc;
   private final ObjectMapper json;
 
-  public OutboxWriter(AgroalDataSource dataSource, ObjectMapper json) {
-    this.dataSource = dataSource;
+  public OutboxWriter(Jdbc jdbc, ObjectMapper json) {
+    this.jdbc = jdbc;
     this.json = json;
   }
 
@@ -43,16 +41,15 @@ public class OutboxWriter {
       Map<String, Object> payload,
       String orderingKey)
       throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(SQL_INSERT)) {
-      ps.setString(1, kind.value());
-      ps.setString(2, toJson(payload));
-      ps.setString(3, IdempotencyKeys.derive(kind, consumer, messageKey));
-      ps.setString(4, orderingKey);
-      ps.setString(5, consumer);
-      ps.setString(6, messageKey);
-      return ps.executeUpdate() == 1;
-    }
+    return jdbc.update(
+            SQL_INSERT,
+            kind.value(),
+            toJson(payload),
+            IdempotencyKeys.derive(kind, consumer, messageKey),
+            orderingKey,
+            consumer,
+            messageKey)
+        == 1;
   }
 
   private String toJson(Map<String, Object> payload) {

@@ -1,10 +1,7 @@
 package dev.onceonly.consumer.profiles;
 
-import io.agroal.api.AgroalDataSource;
+import dev.onceonly.consumer.db.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
 
@@ -27,36 +24,23 @@ public class ProfileRepository {
       SELECT customer_id, version, tier, email FROM loyalty.customer_profiles WHERE customer_id = ?
       """;
 
-  private final AgroalDataSource dataSource;
+  private final Jdbc jdbc;
 
-  public ProfileRepository(AgroalDataSource dataSource) {
-    this.dataSource = dataSource;
+  public ProfileRepository(Jdbc jdbc) {
+    this.jdbc = jdbc;
   }
 
   /** Writes a version if it is newer than the stored one; false if it changed nothing. */
   public boolean upsertIfNewer(String customerId, long version, String tier, String email)
       throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(SQL_UPSERT)) {
-      ps.setString(1, customerId);
-      ps.setLong(2, version);
-      ps.setString(3, tier);
-      ps.setString(4, email);
-      return ps.executeUpdate() == 1;
-    }
+    return jdbc.update(SQL_UPSERT, customerId, version, tier, email) == 1;
   }
 
   public Optional<Profile> find(String customerId) throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(SQL_FIND)) {
-      ps.setString(1, customerId);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next()
-            ? Optional.of(
-                new Profile(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4)))
-            : Optional.empty();
-      }
-    }
+    return jdbc.one(
+        SQL_FIND,
+        rs -> new Profile(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4)),
+        customerId);
   }
 
   /** A stored profile. */

@@ -11,6 +11,9 @@ public sealed interface LoyaltyEvent
 
   Instant occurredAt();
 
+  /** The customer whose balance, ledger or profile the event touches. */
+  String customerId();
+
   /** The namespaced key that identifies one effect, never a broker delivery id (DESIGN §8). */
   String messageKey();
 

@@ -7,6 +7,8 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /** All SQL of {@code loyalty.processed_messages}. Runs inside the caller's transaction. */
@@ -30,6 +32,29 @@ public class ClaimRepository {
       UNION ALL
       SELECT false, payload_sha256 FROM loyalty.processed_messages
        WHERE consumer = ? AND message_key = ? AND NOT EXISTS (SELECT 1 FROM claimed)
+      """;
+
+  /**
+   * {@link #SQL_CLAIM} for several distinct keys in one statement, inserted in the order given. Per
+   * key, in that order: claimed now, and the fingerprint stored by an earlier claim (null when
+   * claimed now, or when the claim that conflicted committed after this statement began).
+   */
+  static final String SQL_CLAIM_ALL =
+      """
+      WITH input AS (
+          SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY
+                 AS i(consumer, message_key, payload_sha256, event_date, n)),
+      claimed AS (
+          INSERT INTO loyalty.processed_messages (consumer, message_key, payload_sha256, event_date)
+          SELECT consumer, message_key, payload_sha256, event_date::date FROM input ORDER BY n
+          ON CONFLICT DO NOTHING
+          RETURNING consumer, message_key)
+      SELECT c.message_key IS NOT NULL,
+             (SELECT p.payload_sha256 FROM loyalty.processed_messages p
+               WHERE p.consumer = i.consumer AND p.message_key = i.message_key)
+        FROM input i
+        LEFT JOIN claimed c ON c.consumer = i.consumer AND c.message_key = i.message_key
+       ORDER BY i.n
       """;
 
   static final String SQL_FIND =
@@ -68,10 +93,15 @@ public class ClaimRepository {
             Date.valueOf(eventDate),
             consumer,
             messageKey);
-    if (row.isPresent() && row.get().claimed()) {
+    return result(consumer, messageKey, sha256, row.orElse(null));
+  }
+
+  private ClaimResult result(String consumer, String messageKey, String sha256, ClaimRow row)
+      throws SQLException {
+    if (row != null && row.claimed()) {
       return ClaimResult.CLAIMED;
     }
-    String stored = row.map(ClaimRow::payloadSha256).orElse(null);
+    String stored = row == null ? null : row.payloadSha256();
     if (stored == null) {
       stored =
           find(consumer, messageKey)
@@ -82,6 +112,34 @@ public class ClaimRepository {
                           "claim of " + messageKey + " vanished between insert and read", "40001"));
     }
     return stored.equals(sha256) ? ClaimResult.DUPLICATE : ClaimResult.CONFLICT;
+  }
+
+  /** One key to claim: {@link #claimAll} takes several. */
+  public record Request(String consumer, String messageKey, String sha256, LocalDate eventDate) {}
+
+  /**
+   * Claims several keys, all different, in one round trip, in the order given (the caller's lock
+   * order); answers in the same order, as {@link #claim} would for each.
+   */
+  public List<ClaimResult> claimAll(List<Request> requests) throws SQLException {
+    List<ClaimRow> rows =
+        jdbc.list(
+            SQL_CLAIM_ALL,
+            rs -> new ClaimRow(rs.getBoolean(1), rs.getString(2)),
+            jdbc.textArray(requests.stream().map(Request::consumer).toList()),
+            jdbc.textArray(requests.stream().map(Request::messageKey).toList()),
+            jdbc.textArray(requests.stream().map(Request::sha256).toList()),
+            jdbc.textArray(requests.stream().map(r -> r.eventDate().toString()).toList()));
+    if (rows.size() != requests.size()) {
+      throw new IllegalStateException(
+          "claim of " + requests.size() + " keys answered " + rows.size() + " rows");
+    }
+    List<ClaimResult> results = new ArrayList<>(rows.size());
+    for (int i = 0; i < rows.size(); i++) {
+      Request r = requests.get(i);
+      results.add(result(r.consumer(), r.messageKey(), r.sha256(), rows.get(i)));
+    }
+    return results;
   }
 
   public Optional<Claim> find(String consumer, String messageKey) throws SQLException {

@@ -20,6 +20,25 @@ public interface ConsumerConfig {
   /** The broker connection at start. */
   Broker broker();
 
+  /** Several messages per transaction (DESIGN §4.6). */
+  Batch batch();
+
+  interface Batch {
+    /**
+     * Transactions running at once, each on its own thread: the consumer's database concurrency
+     * ({@code CONSUMER_THREADS}).
+     */
+    @WithDefault("4")
+    int committers();
+
+    /**
+     * Most messages one transaction takes ({@code CONSUMER_BATCH}). A committer takes what is
+     * waiting, up to this, never waiting for more; 1 gives one transaction per message.
+     */
+    @WithDefault("16")
+    int maxMessages();
+  }
+
   interface Broker {
     /** How long the service waits for RabbitMQ at start before it refuses to start. */
     @WithDefault("30s")

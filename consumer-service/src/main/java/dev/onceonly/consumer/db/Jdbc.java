@@ -2,6 +2,7 @@ package dev.onceonly.consumer.db;
 
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -53,6 +54,13 @@ public class Jdbc {
       throws SQLException {
     List<T> rows = list(sql, mapper, params);
     return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+  }
+
+  /** A {@code text[]} parameter, made on the caller's transaction's connection. */
+  public Array textArray(List<String> values) throws SQLException {
+    try (Connection c = dataSource.getConnection()) {
+      return c.createArrayOf("text", values.toArray(String[]::new));
+    }
   }
 
   private static PreparedStatement prepare(Connection c, String sql, Object... params)

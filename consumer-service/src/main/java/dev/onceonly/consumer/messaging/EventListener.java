@@ -1,8 +1,9 @@
 package dev.onceonly.consumer.messaging;
 
 import dev.onceonly.consumer.claim.ConsumerName;
-import dev.onceonly.consumer.claim.IdempotentProcessor;
+import dev.onceonly.consumer.claim.GroupCommit;
 import dev.onceonly.consumer.claim.Outcome;
+import dev.onceonly.consumer.claim.Submission;
 import dev.onceonly.consumer.claim.TransientFailures;
 import dev.onceonly.consumer.metrics.ConsumerMetrics;
 import dev.onceonly.model.DecodedEvent;
@@ -22,22 +23,22 @@ import org.jboss.logging.Logger;
 
 /**
  * The three consumers' broker entry points. Per message: decode and validate (invalid → dead letter
- * with reason, acked, never redelivered), then the claim transaction, then ack: ack comes only
- * after commit, in every outcome. A failure before commit nacks: requeued once, then dead-lettered
- * as transient so that an operator can replay it.
+ * with reason, acked, never redelivered), then the claim transaction, shared with other messages
+ * waiting at the same time ({@link GroupCommit}), then ack, on the committer's thread once the
+ * transaction committed: ack comes only after commit, in every outcome. A failure before commit
+ * nacks: requeued once, then dead-lettered as transient so that an operator can replay it.
  */
 @ApplicationScoped
 public class EventListener {
 
   private static final Logger LOG = Logger.getLogger(EventListener.class);
 
-  private final IdempotentProcessor processor;
+  private final GroupCommit groupCommit;
   private final DeadLetters deadLetters;
   private final ConsumerMetrics metrics;
 
-  public EventListener(
-      IdempotentProcessor processor, DeadLetters deadLetters, ConsumerMetrics metrics) {
-    this.processor = processor;
+  public EventListener(GroupCommit groupCommit, DeadLetters deadLetters, ConsumerMetrics metrics) {
+    this.groupCommit = groupCommit;
     this.deadLetters = deadLetters;
     this.metrics = metrics;
   }
@@ -80,19 +81,21 @@ public class EventListener {
           consumer.value(), meta.getRoutingKey(), e.getMessage());
       return deadLetter(consumer, message, meta, body, "invalid", e.getMessage());
     }
-    try {
-      Outcome outcome =
-          processor.process(consumer, decoded, new String(body, StandardCharsets.UTF_8));
-      metrics.outcome(consumer, outcome, Duration.ofNanos(System.nanoTime() - started));
-      if (outcome == Outcome.CONFLICT) {
-        LOG.warnf(
-            "%s: conflicting payload for %s quarantined",
-            consumer.value(), decoded.event().messageKey());
-      }
-      return message.ack();
-    } catch (RuntimeException e) {
-      return failed(consumer, message, meta, body, decoded.event().messageKey(), e);
-    }
+    String key = decoded.event().messageKey();
+    return groupCommit
+        .decide(new Submission(consumer, decoded, new String(body, StandardCharsets.UTF_8)))
+        .thenCompose(
+            decision -> {
+              if (decision.failure() != null) {
+                return failed(consumer, message, meta, body, key, decision.failure());
+              }
+              Outcome outcome = decision.outcome();
+              metrics.outcome(consumer, outcome, Duration.ofNanos(System.nanoTime() - started));
+              if (outcome == Outcome.CONFLICT) {
+                LOG.warnf("%s: conflicting payload for %s quarantined", consumer.value(), key);
+              }
+              return message.ack();
+            });
   }
 
   private CompletionStage<Void> failed(

@@ -3,6 +3,7 @@ package dev.onceonly.consumer.metrics;
 import dev.onceonly.consumer.claim.ConsumerName;
 import dev.onceonly.consumer.claim.Outcome;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,7 +14,8 @@ import java.util.Map;
 /**
  * Meters of the consumer: {@code onceonly.consumer.messages{consumer,outcome}} counts each decided
  * message, outcome one of applied, duplicate, conflict, rejected, dead_lettered, requeued; {@code
- * onceonly.consumer.handle{consumer}} times decode + transaction (p50, p99 published).
+ * onceonly.consumer.handle{consumer}} times decode + wait for a committer + transaction (p50, p99
+ * published); {@code onceonly.consumer.batch.messages} is the size of each claim transaction.
  */
 @ApplicationScoped
 public class ConsumerMetrics {
@@ -23,8 +25,14 @@ public class ConsumerMetrics {
   private final Map<ConsumerName, Counter> deadLettered = new EnumMap<>(ConsumerName.class);
   private final Map<ConsumerName, Counter> requeued = new EnumMap<>(ConsumerName.class);
   private final Map<ConsumerName, Timer> handle = new EnumMap<>(ConsumerName.class);
+  private final DistributionSummary batch;
 
   public ConsumerMetrics(MeterRegistry registry) {
+    batch =
+        DistributionSummary.builder("onceonly.consumer.batch.messages")
+            .description("Messages per claim transaction (group commit)")
+            .publishPercentiles(0.5, 0.99)
+            .register(registry);
     for (ConsumerName consumer : ConsumerName.values()) {
       Map<Outcome, Counter> byOutcome = new EnumMap<>(Outcome.class);
       for (Outcome outcome : Outcome.values()) {
@@ -46,6 +54,11 @@ public class ConsumerMetrics {
   public void outcome(ConsumerName consumer, Outcome outcome, Duration took) {
     outcomes.get(consumer).get(outcome).increment();
     handle.get(consumer).record(took);
+  }
+
+  /** One transaction of the group commit and how many messages it took. */
+  public void batch(int messages) {
+    batch.record(messages);
   }
 
   public void deadLettered(ConsumerName consumer) {

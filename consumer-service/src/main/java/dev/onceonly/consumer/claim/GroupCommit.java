@@ -1,0 +1,181 @@
+package dev.onceonly.consumer.claim;
+
+import dev.onceonly.consumer.config.ConsumerConfig;
+import dev.onceonly.consumer.metrics.ConsumerMetrics;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.jboss.logging.Logger;
+
+/**
+ * Group commit (DESIGN §4.6): the threads that receive messages queue them here and return; a fixed
+ * number of committer threads each take every message waiting, up to a maximum, and run them in one
+ * transaction. Under light load a transaction holds one message and nothing waits for company;
+ * under load transactions grow by themselves, and the commit, the round trips of begin and commit
+ * and the JTA bookkeeping are shared. A message's stage completes only after its transaction
+ * committed, so the ack still follows the commit.
+ */
+@ApplicationScoped
+public class GroupCommit {
+
+  private static final Logger LOG = Logger.getLogger(GroupCommit.class);
+  private static final long IDLE_POLL_MS = 200;
+
+  private final Batcher batcher;
+
+  public GroupCommit(
+      IdempotentProcessor processor, ConsumerConfig config, ConsumerMetrics metrics) {
+    ConsumerConfig.Batch batch = config.batch();
+    this.batcher =
+        new Batcher(
+            batch.committers(),
+            batch.maxMessages(),
+            submissions -> {
+              metrics.batch(submissions.size());
+              return processor.processAll(submissions);
+            });
+  }
+
+  /** Messages waiting for a committer now. */
+  public int waiting() {
+    return batcher.waiting();
+  }
+
+  /**
+   * Queues one message for the next transaction; the stage completes, on the committer's thread,
+   * once that transaction committed (or failed: then the decision carries the failure).
+   */
+  public CompletionStage<Decision> decide(Submission submission) {
+    return batcher.submit(submission);
+  }
+
+  @PreDestroy
+  void stop() {
+    batcher.close();
+  }
+
+  /**
+   * The queue and its committer threads, apart from CDI so that tests can drive it with any
+   * transaction function. {@code transaction} gets the batch and returns one decision per message,
+   * in order.
+   */
+  public static final class Batcher implements AutoCloseable {
+
+    private final LinkedBlockingQueue<Waiting> queue = new LinkedBlockingQueue<>();
+    private final Function<List<Submission>, List<Decision>> transaction;
+    private final int maxMessages;
+    private final List<Thread> committers = new ArrayList<>();
+    private volatile boolean closing;
+
+    public Batcher(
+        int committers, int maxMessages, Function<List<Submission>, List<Decision>> transaction) {
+      if (committers < 1 || maxMessages < 1) {
+        throw new IllegalArgumentException(
+            "onceonly.batch.committers and onceonly.batch.max-messages must be at least 1, got "
+                + committers
+                + " and "
+                + maxMessages);
+      }
+      this.transaction = transaction;
+      this.maxMessages = maxMessages;
+      for (int i = 0; i < committers; i++) {
+        Thread t = new Thread(this::commitLoop, "onceonly-committer-" + i);
+        t.setDaemon(true);
+        this.committers.add(t);
+        t.start();
+      }
+    }
+
+    /**
+     * Queues a message; its decision completes on a committer's thread. After {@link #close} a
+     * message is decided at once on the caller's own thread, so none is refused while the service
+     * stops.
+     */
+    public CompletableFuture<Decision> submit(Submission submission) {
+      if (closing) {
+        return CompletableFuture.completedFuture(decideAlone(submission));
+      }
+      CompletableFuture<Decision> decision = new CompletableFuture<>();
+      queue.add(new Waiting(submission, decision));
+      return decision;
+    }
+
+    /** Messages queued and not yet taken by a committer. */
+    public int waiting() {
+      return queue.size();
+    }
+
+    /** Stops taking new batches once the queue is empty; waits for the committers to finish. */
+    @Override
+    public void close() {
+      closing = true;
+      for (Thread t : committers) {
+        try {
+          t.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+
+    private void commitLoop() {
+      List<Waiting> batch = new ArrayList<>(maxMessages);
+      while (true) {
+        Waiting first;
+        try {
+          first = queue.poll(IDLE_POLL_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+        if (first == null) {
+          if (closing && queue.isEmpty()) {
+            return;
+          }
+          continue;
+        }
+        batch.add(first);
+        queue.drainTo(batch, maxMessages - 1);
+        run(batch);
+        batch.clear();
+      }
+    }
+
+    private void run(List<Waiting> batch) {
+      try {
+        List<Decision> decisions =
+            transaction.apply(batch.stream().map(Waiting::submission).toList());
+        for (int i = 0; i < batch.size(); i++) {
+          batch.get(i).decision().complete(decisions.get(i));
+        }
+      } catch (RuntimeException e) {
+        LOG.errorf(e, "a committer failed on %d messages", batch.size());
+        for (Waiting w : batch) {
+          w.decision().complete(Decision.failed(e));
+        }
+      } catch (Error e) {
+        for (Waiting w : batch) {
+          w.decision().completeExceptionally(e);
+        }
+        throw e;
+      }
+    }
+
+    private Decision decideAlone(Submission submission) {
+      try {
+        return transaction.apply(List.of(submission)).get(0);
+      } catch (RuntimeException e) {
+        return Decision.failed(e);
+      }
+    }
+
+    private record Waiting(Submission submission, CompletableFuture<Decision> decision) {}
+  }
+}

@@ -1,0 +1,181 @@
+package dev.onceonly.consumer.claim;
+
+import static dev.onceonly.consumer.TestEvents.decoded;
+import static dev.onceonly.consumer.TestEvents.order;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The group commit's queue without a database: who waits joins the next transaction, no transaction
+ * exceeds its maximum, each caller gets its own decision, a failed transaction fails only its own
+ * callers.
+ */
+class GroupCommitBatcherTest {
+
+  private final List<List<String>> transactions = new CopyOnWriteArrayList<>();
+  private final CountDownLatch firstEntered = new CountDownLatch(1);
+  private final CountDownLatch releaseFirst = new CountDownLatch(1);
+  private GroupCommit.Batcher batcher;
+
+  @AfterEach
+  void stop() {
+    releaseFirst.countDown();
+    if (batcher != null) {
+      batcher.close();
+    }
+  }
+
+  /** Records each transaction's keys; holds the first until released; answers per key. */
+  private List<Decision> recordingTransaction(List<Submission> batch) {
+    List<String> keys = batch.stream().map(GroupCommitBatcherTest::key).toList();
+    transactions.add(keys);
+    if (transactions.size() == 1) {
+      firstEntered.countDown();
+      awaitLatch(releaseFirst);
+    }
+    if (keys.contains("bad")) {
+      throw new IllegalStateException("transaction of " + keys + " failed");
+    }
+    return batch.stream().map(s -> Decision.of(outcomeFor(key(s)))).toList();
+  }
+
+  @Test
+  void messagesThatWaitWhileATransactionRunsShareTheNextOne() throws Exception {
+    batcher = new GroupCommit.Batcher(1, 16, this::recordingTransaction);
+    List<Future<Outcome>> submitted = firstHeldWhileFiveMoreQueue();
+
+    for (int i = 0; i <= 5; i++) {
+      assertThat(submitted.get(i).get(10, TimeUnit.SECONDS)).isEqualTo(outcomeFor("k" + i));
+    }
+    assertThat(transactions).hasSize(2);
+    assertThat(transactions.get(0)).containsExactly("k0");
+    assertThat(transactions.get(1)).containsExactlyInAnyOrder("k1", "k2", "k3", "k4", "k5");
+  }
+
+  @Test
+  void noTransactionTakesMoreThanTheMaximum() throws Exception {
+    batcher = new GroupCommit.Batcher(1, 2, this::recordingTransaction);
+    for (Future<Outcome> f : firstHeldWhileFiveMoreQueue()) {
+      f.get(10, TimeUnit.SECONDS);
+    }
+    assertThat(transactions).extracting(List::size).containsExactly(1, 2, 2, 1);
+  }
+
+  @Test
+  void aFailedTransactionFailsOnlyItsOwnMessages() throws Exception {
+    batcher = new GroupCommit.Batcher(1, 16, this::recordingTransaction);
+    Future<Outcome> first = submit("k0");
+    awaitLatch(firstEntered);
+    releaseFirst.countDown();
+    assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(outcomeFor("k0"));
+
+    Future<Outcome> bad = submit("bad");
+    assertThatThrownBy(() -> bad.get(10, TimeUnit.SECONDS))
+        .hasRootCauseInstanceOf(IllegalStateException.class)
+        .hasStackTraceContaining("transaction of [bad] failed");
+    assertThat(submit("k7").get(10, TimeUnit.SECONDS)).isEqualTo(outcomeFor("k7"));
+  }
+
+  @Test
+  void aFailureDecidedForOneMessageIsThrownToItsCallerOnly() throws Exception {
+    Function<List<Submission>, List<Decision>> transaction =
+        batch ->
+            batch.stream()
+                .map(
+                    s ->
+                        key(s).equals("poison")
+                            ? Decision.failed(new IllegalArgumentException("poison"))
+                            : Decision.of(Outcome.APPLIED))
+                .toList();
+    batcher = new GroupCommit.Batcher(2, 16, transaction);
+
+    assertThatThrownBy(() -> submit("poison").get(10, TimeUnit.SECONDS))
+        .hasRootCauseInstanceOf(IllegalArgumentException.class);
+    assertThat(submit("fine").get(10, TimeUnit.SECONDS)).isEqualTo(Outcome.APPLIED);
+  }
+
+  @Test
+  void afterCloseMessagesAreDecidedAtOnceOnTheCallersThread() {
+    List<String> threads = new CopyOnWriteArrayList<>();
+    batcher =
+        new GroupCommit.Batcher(
+            1,
+            16,
+            batch -> {
+              threads.add(Thread.currentThread().getName());
+              return batch.stream().map(s -> Decision.of(Outcome.APPLIED)).toList();
+            });
+    batcher.close();
+
+    assertThat(batcher.submit(submission("late")).join().outcomeOrThrow())
+        .isEqualTo(Outcome.APPLIED);
+    assertThat(threads).containsExactly(Thread.currentThread().getName());
+  }
+
+  @Test
+  void refusesAZeroSizedPoolOrBatch() {
+    assertThatThrownBy(() -> new GroupCommit.Batcher(0, 16, b -> List.of()))
+        .hasMessageContaining("onceonly.batch.committers");
+    assertThatThrownBy(() -> new GroupCommit.Batcher(1, 0, b -> List.of()))
+        .hasMessageContaining("onceonly.batch.max-messages");
+  }
+
+  /** k0 enters the first transaction and is held there while k1..k5 queue; then it is let go. */
+  private List<Future<Outcome>> firstHeldWhileFiveMoreQueue() {
+    List<Future<Outcome>> submitted = new ArrayList<>();
+    submitted.add(submit("k0"));
+    awaitLatch(firstEntered);
+    for (int i = 1; i <= 5; i++) {
+      submitted.add(submit("k" + i));
+    }
+    awaitQueued(5);
+    releaseFirst.countDown();
+    return submitted;
+  }
+
+  private Future<Outcome> submit(String key) {
+    return batcher.submit(submission(key)).thenApply(Decision::outcomeOrThrow);
+  }
+
+  private void awaitQueued(int n) {
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(5))
+        .until(() -> batcher.waiting() == n);
+  }
+
+  private static Submission submission(String key) {
+    return new Submission(ConsumerName.LOYALTY, decoded(order(key, "customer-" + key, 100)), key);
+  }
+
+  private static String key(Submission s) {
+    return s.payload();
+  }
+
+  private static Outcome outcomeFor(String key) {
+    return key.hashCode() % 2 == 0 ? Outcome.APPLIED : Outcome.DUPLICATE;
+  }
+
+  private static void awaitLatch(CountDownLatch latch) {
+    try {
+      if (!latch.await(10, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("latch not released within 10 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

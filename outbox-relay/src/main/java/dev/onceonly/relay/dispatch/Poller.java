@@ -21,8 +21,8 @@ import org.jboss.logging.Logger;
 
 /**
  * One relay's loop on a thread of its own: lease as many due rows as there is room for, hand them
- * to the dispatcher, then wait until a call finishes, a commit notifies, the next known row falls
- * due, or the poll interval passes. Finished attempts are written beside it by a {@link
+ * to the dispatcher, then wait until outcomes were written, a commit notifies, the next known row
+ * falls due, or the poll interval passes. Finished attempts are written beside it by a {@link
  * CompletionQueue}, which wakes the loop after each write (a row of the same ordering key, or a
  * retry, may have become due).
  */
@@ -177,7 +177,7 @@ public final class Poller {
       return 0; // there may be more
     }
     if (!rows.isEmpty()) {
-      return pollMillis; // these calls finishing wake the loop, which then looks again
+      return pollMillis; // writing these calls' outcomes wakes the loop, which then looks again
     }
     OptionalLong due = repository.millisUntilNextDue(settings.kinds(), settings.ordering());
     if (due.isEmpty()) {
@@ -191,19 +191,22 @@ public final class Poller {
     inFlight.put(row.id(), new Call(row, Instant.now(), future));
     future.whenComplete(
         (completion, error) -> {
-          if (inFlight.remove(row.id()) != null) {
-            if (completion != null) {
-              finished.add(completion);
-            } else {
-              try (RowMdc mdc = RowMdc.of(row.id(), row.idempotencyKey())) {
-                LOG.errorf(
-                    error,
-                    "relay %s: dispatch of outbox row %d (key %s) failed",
-                    relayId,
-                    row.id(),
-                    row.idempotencyKey());
-              }
-            }
+          if (inFlight.remove(row.id()) == null) {
+            return; // released by stop()
+          }
+          if (completion != null) {
+            // Its lease is held until the outcome is written: the room it frees, or the row it
+            // makes due, appears only then, and the writer wakes the loop after each write.
+            finished.add(completion);
+            return;
+          }
+          try (RowMdc mdc = RowMdc.of(row.id(), row.idempotencyKey())) {
+            LOG.errorf(
+                error,
+                "relay %s: dispatch of outbox row %d (key %s) failed",
+                relayId,
+                row.id(),
+                row.idempotencyKey());
           }
           wakeup.signal();
         });

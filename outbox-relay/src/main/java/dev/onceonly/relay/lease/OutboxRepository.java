@@ -2,19 +2,18 @@ package dev.onceonly.relay.lease;
 
 import dev.onceonly.relay.retry.Decision.Outcome;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -61,50 +60,46 @@ public class OutboxRepository {
                 t.attempts - t.attempts_at_retry, t.created_at
       """;
 
-  /** The fence of every completion: only the holder of this attempt's lease writes. */
-  static final String FENCE =
-      " WHERE id = ? AND lease_owner = ? AND attempts = ? AND status = 'in_flight'";
-
-  static final String SQL_MARK_DELIVERED =
+  /**
+   * A batch of completions in one statement: each row's outcome is written only where the fence
+   * holds (id, lease owner, attempt, still in flight), so a relay that lost its lease writes
+   * nothing to the row; every attempt is recorded either way ({@code lease_lost} when the fence did
+   * not hold), unless retention already removed the row. Arrays, one element per completion: id,
+   * attempt, relay, outcome, HTTP status, retry delay (ms), the row's new {@code last_error}, the
+   * attempt's error, start and end. Returns each recorded attempt's id, number and outcome.
+   */
+  static final String SQL_COMPLETE =
       """
-      UPDATE outbox.outbox
-         SET status = 'delivered', delivered_at = now(), lease_owner = NULL, lease_until = NULL,
-             last_http_status = ?, last_error = NULL
-      """
-          + FENCE;
-
-  static final String SQL_RESCHEDULE =
-      """
-      UPDATE outbox.outbox
-         SET status = 'pending', available_at = now() + ? * interval '1 millisecond',
-             lease_owner = NULL, lease_until = NULL, last_http_status = ?, last_error = ?
-      """
-          + FENCE;
-
-  static final String SQL_MARK_DEAD =
-      """
-      UPDATE outbox.outbox
-         SET status = 'dead', lease_owner = NULL, lease_until = NULL,
-             last_http_status = ?, last_error = ?
-      """
-          + FENCE;
-
-  /** Shutdown: back to pending at once; {@code attempts} is kept (the call may have landed). */
-  static final String SQL_RELEASE =
-      """
-      UPDATE outbox.outbox
-         SET status = 'pending', available_at = now(), lease_owner = NULL, lease_until = NULL,
-             last_error = ?
-      """
-          + FENCE;
-
-  /** Every attempt is recorded, fenced or not, unless retention already removed the row. */
-  static final String SQL_RECORD_ATTEMPT =
-      """
+      WITH input AS (
+          SELECT * FROM unnest(?::bigint[], ?::int[], ?::text[], ?::text[], ?::int[], ?::bigint[],
+                               ?::text[], ?::text[], ?::text[], ?::text[])
+                 AS i(id, attempt, relay_id, outcome, http_status, retry_ms,
+                      row_error, attempt_error, started_at, finished_at)),
+      done AS (
+          UPDATE outbox.outbox o
+             SET status = CASE i.outcome WHEN 'delivered' THEN 'delivered'
+                                         WHEN 'dead' THEN 'dead' ELSE 'pending' END,
+                 delivered_at = CASE WHEN i.outcome = 'delivered' THEN now() ELSE o.delivered_at END,
+                 available_at = CASE i.outcome
+                                  WHEN 'retry' THEN now() + i.retry_ms * interval '1 millisecond'
+                                  WHEN 'released' THEN now()
+                                  ELSE o.available_at END,
+                 lease_owner = NULL, lease_until = NULL,
+                 last_http_status = CASE WHEN i.outcome = 'released' THEN o.last_http_status
+                                         ELSE i.http_status END,
+                 last_error = i.row_error
+            FROM input i
+           WHERE o.id = i.id AND o.lease_owner = i.relay_id AND o.attempts = i.attempt
+             AND o.status = 'in_flight'
+          RETURNING o.id, o.attempts)
       INSERT INTO outbox.outbox_attempts
              (outbox_id, attempt, relay_id, started_at, finished_at, outcome, http_status, error)
-      SELECT ?::bigint, ?::int, ?, ?::timestamptz, ?::timestamptz, ?, ?::int, ?
-       WHERE EXISTS (SELECT 1 FROM outbox.outbox WHERE id = ?)
+      SELECT i.id, i.attempt, i.relay_id, i.started_at::timestamptz, i.finished_at::timestamptz,
+             CASE WHEN d.id IS NULL THEN 'lease_lost' ELSE i.outcome END, i.http_status,
+             i.attempt_error
+        FROM input i LEFT JOIN done d ON d.id = i.id AND d.attempts = i.attempt
+       WHERE EXISTS (SELECT 1 FROM outbox.outbox x WHERE x.id = i.id)
+      RETURNING outbox_id, attempt, outcome
       """;
 
   /** Milliseconds until the next row becomes due (negative: already due), null when none. */
@@ -126,17 +121,12 @@ public class OutboxRepository {
        WHERE status IN ('pending', 'in_flight')
       """;
 
-  private static final Map<Outcome, String> COMPLETIONS = new EnumMap<>(Outcome.class);
-
-  static {
-    COMPLETIONS.put(Outcome.DELIVERED, SQL_MARK_DELIVERED);
-    COMPLETIONS.put(Outcome.RETRY, SQL_RESCHEDULE);
-    COMPLETIONS.put(Outcome.DEAD, SQL_MARK_DEAD);
-    COMPLETIONS.put(Outcome.RELEASED, SQL_RELEASE);
-  }
-
   /** Rows waiting for delivery (pending or in flight) and the age of the oldest, in seconds. */
   public record Backlog(long rows, double oldestAgeSeconds) {}
+
+  /** The outcomes a completion writes; the others are never written to a row. */
+  private static final Set<Outcome> WRITABLE =
+      EnumSet.of(Outcome.DELIVERED, Outcome.RETRY, Outcome.DEAD, Outcome.RELEASED);
 
   private final Jdbc jdbc;
 
@@ -176,41 +166,64 @@ public class OutboxRepository {
   }
 
   /**
-   * Writes a batch of completions in one transaction, each fenced by id, lease owner and attempt,
-   * and records every attempt. Returns, per completion, whether its fence held.
+   * Writes a batch of completions in one statement, each fenced by id, lease owner and attempt, and
+   * records every attempt. Returns, per completion, whether its fence held.
    */
   public boolean[] complete(List<Completion> completions) {
+    int n = completions.size();
+    Long[] ids = new Long[n];
+    Integer[] attempts = new Integer[n];
+    String[] relays = new String[n];
+    String[] outcomes = new String[n];
+    Integer[] statuses = new Integer[n];
+    Long[] retryMillis = new Long[n];
+    String[] rowErrors = new String[n];
+    String[] attemptErrors = new String[n];
+    String[] started = new String[n];
+    String[] finished = new String[n];
+    for (int i = 0; i < n; i++) {
+      Completion c = completions.get(i);
+      Outcome outcome = c.decision().outcome();
+      if (!WRITABLE.contains(outcome)) {
+        throw new IllegalArgumentException("not a completion: " + outcome);
+      }
+      ids[i] = c.row().id();
+      attempts[i] = c.row().attempt();
+      relays[i] = c.relayId();
+      outcomes[i] = outcome.value();
+      statuses[i] = c.httpStatus();
+      retryMillis[i] = outcome == Outcome.RETRY ? c.decision().retryIn().toMillis() : 0L;
+      rowErrors[i] = rowError(c);
+      attemptErrors[i] = attemptError(c);
+      started[i] = c.startedAt().toString();
+      finished[i] = c.finishedAt().toString();
+    }
     return jdbc.inTransaction(
         connection -> {
-          boolean[] held = new boolean[completions.size()];
-          Map<Outcome, PreparedStatement> statements = new EnumMap<>(Outcome.class);
-          Map<Outcome, List<Integer>> positions = new EnumMap<>(Outcome.class);
-          try {
-            for (int i = 0; i < completions.size(); i++) {
-              Completion c = completions.get(i);
-              Outcome outcome = c.decision().outcome();
-              PreparedStatement statement = statements.get(outcome);
-              if (statement == null) {
-                statement = connection.prepareStatement(COMPLETIONS.get(outcome));
-                statements.put(outcome, statement);
+          Map<Long, Map<Integer, Boolean>> recorded = new HashMap<>();
+          try (PreparedStatement statement = connection.prepareStatement(SQL_COMPLETE)) {
+            statement.setArray(1, connection.createArrayOf("int8", ids));
+            statement.setArray(2, connection.createArrayOf("int4", attempts));
+            statement.setArray(3, connection.createArrayOf("text", relays));
+            statement.setArray(4, connection.createArrayOf("text", outcomes));
+            statement.setArray(5, connection.createArrayOf("int4", statuses));
+            statement.setArray(6, connection.createArrayOf("int8", retryMillis));
+            statement.setArray(7, connection.createArrayOf("text", rowErrors));
+            statement.setArray(8, connection.createArrayOf("text", attemptErrors));
+            statement.setArray(9, connection.createArrayOf("text", started));
+            statement.setArray(10, connection.createArrayOf("text", finished));
+            try (ResultSet rs = statement.executeQuery()) {
+              while (rs.next()) {
+                recorded
+                    .computeIfAbsent(rs.getLong(1), id -> new HashMap<>())
+                    .put(rs.getInt(2), !Outcome.LEASE_LOST.value().equals(rs.getString(3)));
               }
-              bindCompletion(statement, c);
-              statement.addBatch();
-              positions.computeIfAbsent(outcome, o -> new ArrayList<>()).add(i);
-            }
-            for (Map.Entry<Outcome, PreparedStatement> entry : statements.entrySet()) {
-              int[] counts = entry.getValue().executeBatch();
-              List<Integer> at = positions.get(entry.getKey());
-              for (int j = 0; j < counts.length; j++) {
-                held[at.get(j)] = counts[j] == 1;
-              }
-            }
-          } finally {
-            for (PreparedStatement statement : statements.values()) {
-              statement.close();
             }
           }
-          recordAttempts(connection, completions, held);
+          boolean[] held = new boolean[n];
+          for (int i = 0; i < n; i++) {
+            held[i] = recorded.getOrDefault(ids[i], Map.of()).getOrDefault(attempts[i], false);
+          }
           return held;
         });
   }
@@ -243,51 +256,15 @@ public class OutboxRepository {
         });
   }
 
-  private static void bindCompletion(PreparedStatement statement, Completion c)
-      throws SQLException {
-    int i = 1;
+  /** What the row keeps as {@code last_error} after this completion. */
+  private static String rowError(Completion c) {
     switch (c.decision().outcome()) {
       case DELIVERED:
-        Jdbc.setInteger(statement, i++, c.httpStatus());
-        break;
+        return null;
       case RETRY:
-        statement.setLong(i++, c.decision().retryIn().toMillis());
-        Jdbc.setInteger(statement, i++, c.httpStatus());
-        statement.setString(i++, c.response().describe());
-        break;
-      case DEAD:
-        Jdbc.setInteger(statement, i++, c.httpStatus());
-        statement.setString(i++, c.decision().reason());
-        break;
-      case RELEASED:
-        statement.setString(i++, c.decision().reason());
-        break;
+        return c.response().describe();
       default:
-        throw new IllegalArgumentException("not a completion: " + c.decision().outcome());
-    }
-    statement.setLong(i++, c.row().id());
-    statement.setString(i++, c.relayId());
-    statement.setInt(i, c.row().attempt());
-  }
-
-  private static void recordAttempts(
-      Connection connection, List<Completion> completions, boolean[] held) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(SQL_RECORD_ATTEMPT)) {
-      for (int i = 0; i < completions.size(); i++) {
-        Completion c = completions.get(i);
-        Outcome outcome = held[i] ? c.decision().outcome() : Outcome.LEASE_LOST;
-        statement.setLong(1, c.row().id());
-        statement.setInt(2, c.row().attempt());
-        statement.setString(3, c.relayId());
-        statement.setObject(4, c.startedAt().atOffset(ZoneOffset.UTC));
-        statement.setObject(5, c.finishedAt().atOffset(ZoneOffset.UTC));
-        statement.setString(6, outcome.value());
-        Jdbc.setInteger(statement, 7, c.httpStatus());
-        statement.setString(8, attemptError(c));
-        statement.setLong(9, c.row().id());
-        statement.addBatch();
-      }
-      statement.executeBatch();
+        return c.decision().reason();
     }
   }
 

@@ -30,6 +30,15 @@ public interface RelayConfig {
   @WithDefault("2s")
   Duration pollInterval();
 
+  /**
+   * Under a trickle, the shortest time between two lease transactions and between two completion
+   * writes: a stream of single-row commits then costs the database a bounded number of short
+   * transactions a second instead of two per row, for at most this much added latency. A lease that
+   * fills its batch is followed by the next at once, whatever this says. {@code 0ms} turns it off.
+   */
+  @WithDefault("5ms")
+  Duration coalesce();
+
   /** Whether to {@code LISTEN outbox} and lease at once when a writer's commit notifies. */
   @WithDefault("true")
   boolean listenNotify();
@@ -43,7 +52,7 @@ public interface RelayConfig {
   Duration shutdownTimeout();
 
   /** How often the pending-count and oldest-age gauges are refreshed from the database. */
-  @WithDefault("5s")
+  @WithDefault("15s")
   Duration statsRefresh();
 
   /** One entry per outbox kind this relay delivers; rows of other kinds are left alone. */

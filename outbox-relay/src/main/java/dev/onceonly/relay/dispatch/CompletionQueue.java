@@ -1,6 +1,7 @@
 package dev.onceonly.relay.dispatch;
 
 import dev.onceonly.relay.lease.Completion;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -12,7 +13,8 @@ import org.jboss.logging.Logger;
 /**
  * Finished attempts waiting to be written, and the thread that writes them: each pass takes every
  * completion that has arrived (up to a batch) and hands them to the {@link Completer} in one
- * transaction. Writing runs beside leasing, so neither waits for the other's round trips.
+ * transaction; after a pass that did not fill a batch it waits {@code coalesce} before the next.
+ * Writing runs beside leasing, so neither waits for the other's round trips.
  */
 final class CompletionQueue {
 
@@ -25,14 +27,17 @@ final class CompletionQueue {
 
   private final Completer completer;
   private final int maxBatch;
+  private final long coalesceNanos;
   private final String name;
   private final Runnable afterWrite;
   private volatile boolean running;
   private Thread thread;
 
-  CompletionQueue(Completer completer, int maxBatch, String name, Runnable afterWrite) {
+  CompletionQueue(
+      Completer completer, int maxBatch, Duration coalesce, String name, Runnable afterWrite) {
     this.completer = completer;
     this.maxBatch = maxBatch;
+    this.coalesceNanos = coalesce.toNanos();
     this.name = name;
     this.afterWrite = afterWrite;
   }
@@ -90,6 +95,10 @@ final class CompletionQueue {
           unwritten.addAndGet(-batch.size());
         }
         afterWrite.run();
+        if (batch.size() < maxBatch && coalesceNanos > 0) {
+          // A trickle: let the next completions gather for one write instead of one each.
+          TimeUnit.NANOSECONDS.sleep(coalesceNanos);
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;

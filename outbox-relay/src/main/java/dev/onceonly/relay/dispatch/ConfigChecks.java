@@ -38,6 +38,7 @@ final class ConfigChecks {
         config.maxInFlight(),
         config.leaseDuration(),
         config.pollInterval(),
+        config.coalesce(),
         config.ordering());
   }
 

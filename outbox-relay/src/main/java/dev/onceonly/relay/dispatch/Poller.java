@@ -41,6 +41,7 @@ public final class Poller {
   private volatile boolean leasing = true;
   private volatile boolean running;
   private volatile Instant heartbeat = Instant.now();
+  private long quietUntilNanos;
   private Thread thread;
 
   private record Call(LeasedRow row, Instant startedAt, CompletableFuture<Completion> future) {}
@@ -57,7 +58,11 @@ public final class Poller {
     this.dispatcher = dispatcher;
     this.finished =
         new CompletionQueue(
-            completer, settings.batchSize() * 2, "outbox-completer-" + relayId, wakeup::signal);
+            completer,
+            settings.batchSize() * 2,
+            settings.coalesce(),
+            "outbox-completer-" + relayId,
+            wakeup::signal);
   }
 
   public String relayId() {
@@ -158,7 +163,13 @@ public final class Poller {
   }
 
   /** Leases and dispatches one batch; returns how long to wait before the next look. */
-  private long leaseAndDispatch() {
+  private long leaseAndDispatch() throws InterruptedException {
+    // After a lease that did not fill its batch, wake-ups that come sooner than settings.coalesce()
+    // wait for it: commits that notify meanwhile are taken by one lease instead of one each.
+    long quiet = quietUntilNanos - System.nanoTime();
+    if (quiet > 0) {
+      TimeUnit.NANOSECONDS.sleep(quiet);
+    }
     long pollMillis = settings.pollInterval().toMillis();
     // A row holds its lease until its outcome is written, not just until its call returns.
     int room = settings.maxInFlight() - inFlight.size() - finished.unwritten();
@@ -176,6 +187,7 @@ public final class Poller {
     if (rows.size() == wanted) {
       return 0; // there may be more
     }
+    quietUntilNanos = System.nanoTime() + settings.coalesce().toNanos();
     if (!rows.isEmpty()) {
       return pollMillis; // writing these calls' outcomes wakes the loop, which then looks again
     }

@@ -10,4 +10,5 @@ public record PollerSettings(
     int maxInFlight,
     Duration leaseDuration,
     Duration pollInterval,
+    Duration coalesce,
     boolean ordering) {}

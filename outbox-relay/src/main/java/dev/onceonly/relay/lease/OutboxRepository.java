@@ -4,7 +4,9 @@ import dev.onceonly.relay.retry.Decision.Outcome;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -66,13 +68,14 @@ public class OutboxRepository {
    * nothing to the row; every attempt is recorded either way ({@code lease_lost} when the fence did
    * not hold), unless retention already removed the row. Arrays, one element per completion: id,
    * attempt, relay, outcome, HTTP status, retry delay (ms), the row's new {@code last_error}, the
-   * attempt's error, start and end. Returns each recorded attempt's id, number and outcome.
+   * attempt's error, start and end (microseconds since the epoch). Returns each recorded attempt's
+   * id, number and outcome.
    */
   static final String SQL_COMPLETE =
       """
       WITH input AS (
           SELECT * FROM unnest(?::bigint[], ?::int[], ?::text[], ?::text[], ?::int[], ?::bigint[],
-                               ?::text[], ?::text[], ?::text[], ?::text[])
+                               ?::text[], ?::text[], ?::bigint[], ?::bigint[])
                  AS i(id, attempt, relay_id, outcome, http_status, retry_ms,
                       row_error, attempt_error, started_at, finished_at)),
       done AS (
@@ -94,7 +97,9 @@ public class OutboxRepository {
           RETURNING o.id, o.attempts)
       INSERT INTO outbox.outbox_attempts
              (outbox_id, attempt, relay_id, started_at, finished_at, outcome, http_status, error)
-      SELECT i.id, i.attempt, i.relay_id, i.started_at::timestamptz, i.finished_at::timestamptz,
+      SELECT i.id, i.attempt, i.relay_id,
+             timestamptz 'epoch' + i.started_at * interval '1 microsecond',
+             timestamptz 'epoch' + i.finished_at * interval '1 microsecond',
              CASE WHEN d.id IS NULL THEN 'lease_lost' ELSE i.outcome END, i.http_status,
              i.attempt_error
         FROM input i LEFT JOIN done d ON d.id = i.id AND d.attempts = i.attempt
@@ -179,8 +184,8 @@ public class OutboxRepository {
     Long[] retryMillis = new Long[n];
     String[] rowErrors = new String[n];
     String[] attemptErrors = new String[n];
-    String[] started = new String[n];
-    String[] finished = new String[n];
+    Long[] started = new Long[n];
+    Long[] finished = new Long[n];
     for (int i = 0; i < n; i++) {
       Completion c = completions.get(i);
       Outcome outcome = c.decision().outcome();
@@ -195,8 +200,8 @@ public class OutboxRepository {
       retryMillis[i] = outcome == Outcome.RETRY ? c.decision().retryIn().toMillis() : 0L;
       rowErrors[i] = rowError(c);
       attemptErrors[i] = attemptError(c);
-      started[i] = c.startedAt().toString();
-      finished[i] = c.finishedAt().toString();
+      started[i] = epochMicros(c.startedAt());
+      finished[i] = epochMicros(c.finishedAt());
     }
     return jdbc.inTransaction(
         connection -> {
@@ -210,8 +215,8 @@ public class OutboxRepository {
             statement.setArray(6, connection.createArrayOf("int8", retryMillis));
             statement.setArray(7, connection.createArrayOf("text", rowErrors));
             statement.setArray(8, connection.createArrayOf("text", attemptErrors));
-            statement.setArray(9, connection.createArrayOf("text", started));
-            statement.setArray(10, connection.createArrayOf("text", finished));
+            statement.setArray(9, connection.createArrayOf("int8", started));
+            statement.setArray(10, connection.createArrayOf("int8", finished));
             try (ResultSet rs = statement.executeQuery()) {
               while (rs.next()) {
                 recorded
@@ -248,12 +253,21 @@ public class OutboxRepository {
   public Backlog backlog() {
     return jdbc.inTransaction(
         connection -> {
+          // A parallel scan here took every core for tens of milliseconds each refresh, and the
+          // delivery loop's leases waited behind it: one core is plenty for a gauge.
+          try (Statement serial = connection.createStatement()) {
+            serial.execute("SET LOCAL max_parallel_workers_per_gather = 0");
+          }
           try (PreparedStatement statement = connection.prepareStatement(SQL_BACKLOG);
               ResultSet rs = statement.executeQuery()) {
             rs.next();
             return new Backlog(rs.getLong(1), rs.getDouble(2));
           }
         });
+  }
+
+  private static long epochMicros(Instant instant) {
+    return instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1_000;
   }
 
   /** What the row keeps as {@code last_error} after this completion. */

@@ -6,9 +6,9 @@
 # See deploy/bench/RELAY.md.
 #
 # Usage: deploy/bench/relay-bench.sh
-# Knobs (environment): DRAIN_ROWS=50000 CEILING_ROWS=150000 CEILING_SECONDS=15 CEILING_BATCH=10
+# Knobs (environment): DRAIN_ROWS=50000 WARMUP_ROWS=20000 CEILING_ROWS=400000 CEILING_SECONDS=15 CEILING_BATCH=10
 #   LATENCY_SECONDS=20 CONSUMER_EVENTS=10000 CONSUMER_WARMUP=2000 RELAY_BATCH_SIZE RELAY_MAX_IN_FLIGHT
-#   RELAY_JAVA_OPTS="-Xmx160m -XX:+UseSerialGC ..." QUIET_PCT=30 QUIET_MAX=30 SKIP_BUILD=0
+#   RELAY_JAVA_OPTS="-Xmx160m -XX:+UseSerialGC ..." SANDBOX_JAVA_OPTS=-Xmx256m QUIET_PCT=30 QUIET_MAX=30 SKIP_BUILD=0
 # Exits 0 when it measured, MISS or not; non-zero only when something broke.
 set -euo pipefail
 
@@ -17,7 +17,8 @@ BENCH=$ROOT/deploy/bench
 SQL=$BENCH/sql
 
 DRAIN_ROWS=${DRAIN_ROWS:-50000}
-CEILING_ROWS=${CEILING_ROWS:-150000}
+WARMUP_ROWS=${WARMUP_ROWS:-20000}
+CEILING_ROWS=${CEILING_ROWS:-400000}
 CEILING_SECONDS=${CEILING_SECONDS:-15}
 CEILING_BATCH=${CEILING_BATCH:-10}
 CEILING_CLIENTS=4
@@ -186,11 +187,14 @@ pgbench -n -h 127.0.0.1 -U postgres -M prepared -c "$CEILING_CLIENTS" -j 2 -T "$
   { cat "$WORK/ceiling.out" >&2; die "pgbench ceiling failed"; }
 grep -q 'number of failed transactions: 0 ' "$WORK/ceiling.out" ||
   { cat "$WORK/ceiling.out" >&2; die "pgbench ceiling had failed transactions"; }
-read -r ceiling_rows ceiling_left < <("${PG[@]}" -d "$CEILING_DB" -At -F ' ' -c \
-  "SELECT count(*) FILTER (WHERE status = 'delivered'), count(*) FILTER (WHERE status = 'pending') FROM outbox.outbox")
-[[ $ceiling_left -gt 0 ]] || say "  WARNING: the ceiling ran out of rows; raise CEILING_ROWS"
+# Rows delivered over the span of their delivered_at: right even when the rows ran out before the
+# end (pgbench then runs empty transactions, and rows / duration would understate the ceiling).
+read -r ceiling_rows ceiling_left ceiling_span < <("${PG[@]}" -d "$CEILING_DB" -At -F ' ' -c \
+  "SELECT count(*) FILTER (WHERE status = 'delivered'), count(*) FILTER (WHERE status = 'pending'),
+          extract(epoch FROM max(delivered_at) - min(delivered_at)) FROM outbox.outbox")
+[[ $ceiling_left -gt 0 ]] || say "  the ceiling ran out of rows after $(calc '%.1f' "$ceiling_span") s (CEILING_ROWS=$CEILING_ROWS); the rate below is over that span"
 ceiling_tps=$(awk '/^tps = /{ printf "%.0f", $3 }' "$WORK/ceiling.out")
-ceiling=$(calc '%.0f' "$ceiling_rows / $CEILING_SECONDS")
+ceiling=$(calc '%.0f' "$ceiling_rows / $ceiling_span")
 say "[ceiling] $ceiling rows/s ($ceiling_tps tx/s, $ceiling_rows rows, $ceiling_left left); load $(load)"
 "${PG[@]}" -d postgres -c "DROP DATABASE IF EXISTS $CEILING_DB WITH (FORCE)"
 
@@ -205,7 +209,7 @@ BENCH_PASSWORD=$(head -c 32 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c
 BENCH_HASH=$(printf 'bench:onceonly:%s' "$BENCH_PASSWORD" | sha512sum | cut -d' ' -f1)
 AUTH_ENV=(QUARKUS_SECURITY_USERS_EMBEDDED_USERS_BENCH="$BENCH_HASH" QUARKUS_SECURITY_USERS_EMBEDDED_ROLES_BENCH=outbox-admin)
 DB_ENV=(DB_URL="$DB_URL" DB_USER=postgres DB_PASSWORD=)
-start provider-sandbox "$SANDBOX_JAR" "-Xmx256m" QUARKUS_HTTP_PORT="$SANDBOX_PORT"
+start provider-sandbox "$SANDBOX_JAR" "${SANDBOX_JAVA_OPTS:--Xmx256m}" QUARKUS_HTTP_PORT="$SANDBOX_PORT"
 start consumer-service "$CONSUMER_JAR" "$CONSUMER_JAVA_OPTS -Dquarkus.micrometer.export.prometheus.step=10s" \
   "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$CONSUMER_PORT" CONSUMER_THREADS=4 \
   RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest RABBITMQ_VHOST="$VHOST"
@@ -215,8 +219,12 @@ curl -fsS -X DELETE "$SANDBOX_URL/sandbox/faults" -o /dev/null || true
 CONSUMER_PID=${PIDS[consumer-service]}
 say "[services] ready (sandbox pid ${PIDS[provider-sandbox]}, consumer pid $CONSUMER_PID); sandbox faults off"
 
+gc_pauses() { # count, total and longest pause in the relay's GC log
+  awk '/Pause/ { ms = $NF; sub(/ms/, "", ms); n++; t += ms; if (ms > m) m = ms }
+       END { printf "%d, %.0f ms in all, longest %.1f ms", n, t, m }' "$LOGS/outbox-relay-gc.log" 2>/dev/null || echo n/a
+}
 start_relay() {
-  start outbox-relay "$RELAY_JAR" "$RELAY_JAVA_OPTS" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$RELAY_PORT" \
+  start outbox-relay "$RELAY_JAR" "$RELAY_JAVA_OPTS -Xlog:gc:file=$LOGS/outbox-relay-gc.log" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$RELAY_PORT" \
     RELAY_ID=relaybench PROVIDER_URL="$SANDBOX_URL" \
     ${RELAY_BATCH_SIZE:+RELAY_BATCH_SIZE=$RELAY_BATCH_SIZE} ${RELAY_MAX_IN_FLIGHT:+RELAY_MAX_IN_FLIGHT=$RELAY_MAX_IN_FLIGHT}
   RELAY_PID=${PIDS[outbox-relay]}
@@ -246,28 +254,42 @@ else
   say "[consumer alone] SKIPPED: $BENCH_JAR missing (build deploy/bench)"
 fi
 
-# --- 5. drain: prefill, start the relay, wait for every row delivered -----------------------------
-say "[drain] prefilling $DRAIN_ROWS due send_receipt rows"
-"${PG[@]}" -d "$DB" -v rows="$DRAIN_ROWS" -v prefix="drain-$STAMP" -f "$SQL/relay-prefill.sql"
+# --- 5. drain: warm the relay and the sandbox up, then prefill and wait for every row delivered -----
+# Both JVMs start cold; a relay in production runs for weeks. A first drain of WARMUP_ROWS lets the
+# JIT compile the delivery path (its cold rate is printed); the measured drain follows, the relay
+# running and woken by the prefill's NOTIFY, as it would be by a burst of commits.
+await_delivered() { # <where> <rows> <what>
+  local n=0
+  for _ in $(seq 1200); do
+    kill -0 "$RELAY_PID" 2>/dev/null || { tail -n 30 "$LOGS/outbox-relay.log" >&2; die "outbox-relay exited"; }
+    n=$(sql "SELECT count(*) FROM outbox.outbox WHERE $1 AND status = 'delivered'")
+    [[ $n -ge $2 ]] && return 0
+    sleep 0.25
+  done
+  die "$3 stalled: $n of $2 delivered after 300 s"
+}
+say "[warm-up] prefilling $WARMUP_ROWS due send_receipt rows"
+"${PG[@]}" -d "$DB" -v rows="$WARMUP_ROWS" -v prefix="warm-$STAMP" -f "$SQL/relay-prefill.sql"
 "${PG[@]}" -d "$DB" -c 'VACUUM ANALYZE outbox.outbox' -c CHECKPOINT
+say "[warm-up] starting outbox-relay :$RELAY_PORT (JVM $RELAY_JAVA_OPTS); load $(load)"
+warm_t0=$(date +%s.%N)
+start_relay
+await_delivered "source_consumer = 'relaybench-warm-$STAMP'" "$WARMUP_ROWS" "warm-up drain"
+warm_rate_wall=$(calc '%.0f' "$WARMUP_ROWS / ($(date +%s.%N) - $warm_t0)")
+say "[warm-up] $WARMUP_ROWS rows delivered, $warm_rate_wall rows/s from the relay's launch (JVM start and JIT included)"
+"${PG[@]}" -d postgres -c CHECKPOINT
 curl -fsS -X POST "$SANDBOX_URL/sandbox/reset" -o /dev/null
-quiet_gate 0
-say "[drain] starting outbox-relay :$RELAY_PORT (JVM $RELAY_JAVA_OPTS); load $(load)"
+quiet_gate "$RELAY_PID"
+say "[drain] prefilling $DRAIN_ROWS due send_receipt rows; the relay wakes on their commit; load $(load)"
 drain_t0=$(date +%s.%N)
 cpu0=$(cpu_snap)
-start_relay
 rss_start drain "$RELAY_PID"
+"${PG[@]}" -d "$DB" -v rows="$DRAIN_ROWS" -v prefix="drain-$STAMP" -f "$SQL/relay-prefill.sql"
 DRAIN_WHERE="source_consumer = 'relaybench-drain-$STAMP'"
-delivered=0
-for _ in $(seq 1200); do
-  kill -0 "$RELAY_PID" 2>/dev/null || { tail -n 30 "$LOGS/outbox-relay.log" >&2; die "outbox-relay exited"; }
-  delivered=$(sql "SELECT count(*) FROM outbox.outbox WHERE $DRAIN_WHERE AND status = 'delivered'")
-  [[ $delivered -ge $DRAIN_ROWS ]] && break
-  sleep 0.25
-done
+await_delivered "$DRAIN_WHERE" "$DRAIN_ROWS" "drain"
+delivered=$DRAIN_ROWS
 drain_t1=$(date +%s.%N)
 drain_cpu=$(cpu_line "$cpu0" "$(cpu_snap)")
-[[ $delivered -ge $DRAIN_ROWS ]] || die "drain stalled: $delivered of $DRAIN_ROWS delivered after 300 s"
 drain_rss=$(rss_stop drain)
 read -r drain_span drain_first_after_start < <(sql "SELECT extract(epoch FROM max(delivered_at) - min(delivered_at)),
     extract(epoch FROM min(delivered_at)) - $drain_t0 FROM outbox.outbox WHERE $DRAIN_WHERE")
@@ -283,18 +305,23 @@ drain_calls=$(sql "SELECT 'avg ' || round(avg(ms)::numeric, 1) || ', p50 ' ||
     round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 1) || ' ms'
   FROM (SELECT extract(epoch FROM a.finished_at - a.started_at) * 1000 AS ms
           FROM outbox.outbox_attempts a JOIN outbox.outbox o ON o.id = a.outbox_id WHERE o.$DRAIN_WHERE) c")
-say "[drain] $drain_rate deliveries/s (first to last delivered_at, $(calc '%.1f' "$drain_span") s; first delivery $(calc '%.1f' "$drain_first_after_start") s after launch; $drain_rate_wall/s from launch); RSS max $drain_rss MB; load $(load)"
+say "[drain] $drain_rate deliveries/s (first to last delivered_at, $(calc '%.1f' "$drain_span") s; first delivery $(calc '%.1f' "$drain_first_after_start") s after the prefill began; $drain_rate_wall/s from then); RSS max $drain_rss MB; load $(load)"
 say "[drain] CPU: $drain_cpu; one provider call: $drain_calls"
 say "[drain] sandbox receipts: effective $drain_effective, raw calls $drain_raw; outbox attempts $drain_attempts"
 
 # --- 6. commit-to-delivered latency under a steady half load --------------------------------------
 latency_rate=$((drain_rate / 2))
+# A steady stream meets a table in steady state: the drain left its rows' dead entries in the lease
+# indexes, which autovacuum (outbox's own thresholds, V4) removes within its next round; here now.
+"${PG[@]}" -d "$DB" -c 'VACUUM ANALYZE outbox.outbox' -c CHECKPOINT
 quiet_gate "$RELAY_PID"
 say "[latency] pgbench --rate $latency_rate inserts/s (one outbox row per commit, NOTIFY), 8 clients, ${LATENCY_SECONDS} s; load $(load)"
 rss_start latency "$RELAY_PID"
 cpu0=$(cpu_snap)
+# -l: pgbench logs every transaction with the moment it saw the commit acknowledged; the k-th line
+# of client c is the k-th row that client inserted (a client's transactions run one after another).
 pgbench -n -h 127.0.0.1 -U postgres -M prepared -c 8 -j 2 -T "$LATENCY_SECONDS" --rate "$latency_rate" \
-  -f "$SQL/relay-latency-insert.sql" "$DB" >"$WORK/latency.out" 2>&1 ||
+  -l --log-prefix="$WORK/latlog" -f "$SQL/relay-latency-insert.sql" "$DB" >"$WORK/latency.out" 2>&1 ||
   { cat "$WORK/latency.out" >&2; die "pgbench latency stream failed"; }
 LAT_WHERE="source_consumer = 'relaybench-latency'"
 for _ in $(seq 120); do
@@ -308,12 +335,31 @@ read -r lat_rows lat_undelivered lat_p50 lat_p99 lat_max < <(sql "SELECT count(*
     round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 1), round(max(ms)::numeric, 1)
   FROM (SELECT delivered_at, extract(epoch FROM delivered_at - created_at) * 1000 AS ms
           FROM outbox.outbox WHERE $LAT_WHERE) s")
+# Commit to delivered: from the moment the writer saw its commit acknowledged (pgbench's log) to
+# delivered_at. The ack comes after the commit, so this can only flatter by the ack's own trip.
+sql "CREATE TABLE IF NOT EXISTS relaybench_commits (client int, n int, acked_us bigint); TRUNCATE relaybench_commits" >/dev/null
+cat "$WORK"/latlog.* | awk '{ printf "%d,%d,%d%06d\n", $1, $2, $5, $6 }' |
+  "${PG[@]}" -d "$DB" -c "\copy relaybench_commits FROM STDIN WITH (FORMAT csv)" >/dev/null
+read -r ack_rows ack_p50 ack_p99 ack_max < <(sql "WITH r AS (
+    SELECT delivered_at, substr(payload->>'customerId', 6)::int AS client,
+           row_number() OVER (PARTITION BY payload->>'customerId' ORDER BY created_at, id) AS n
+      FROM outbox.outbox WHERE $LAT_WHERE),
+  j AS (SELECT extract(epoch FROM r.delivered_at - (timestamptz 'epoch' + c.acked_us * interval '1 microsecond')) * 1000 AS ms
+          FROM r JOIN relaybench_commits c USING (client, n))
+  SELECT count(*), round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 1),
+         round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 1), round(max(ms)::numeric, 1) FROM j")
+[[ $ack_rows -eq $lat_rows ]] || say "[latency] WARNING: $ack_rows of $lat_rows rows matched a pgbench commit; the commit-to-delivered figure covers those only"
+read -r lat_parts < <(sql "SELECT concat_ws(', ',
+    'insert start to call start ' || round(percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM a.started_at - o.created_at) * 1000)::numeric, 1),
+    'call ' || round(percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM a.finished_at - a.started_at) * 1000)::numeric, 1),
+    'call end to delivered_at ' || round(percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM o.delivered_at - a.finished_at) * 1000)::numeric, 1))
+  FROM outbox.outbox o JOIN outbox.outbox_attempts a ON a.outbox_id = o.id WHERE o.$LAT_WHERE")
 lat_achieved=$(awk '/^tps = /{ printf "%.0f", $3 }' "$WORK/latency.out")
 lat_lag=$(grep -m1 'schedule lag' "$WORK/latency.out" | sed 's/.*lag[:=]* *//' || true)
 relay_hwm=$(hwm "$RELAY_PID")
 relay_metric=$(curl -fsS "$RELAY_URL/q/metrics" 2>/dev/null | grep '^onceonly_relay_delivery_latency_seconds{' |
   grep -E 'quantile="0\.(5|99)"' | awk '{ match($0, /quantile="[0-9.]+"/); printf "p%s %.1f ms\n", substr($0, RSTART + 10, RLENGTH - 11), $NF * 1000 }' | tr '\n' ' ' || true)
-say "[latency] $lat_rows rows at $lat_achieved/s: p50 $lat_p50 ms, p99 $lat_p99 ms, max $lat_max ms ($lat_undelivered undelivered); RSS max $latency_rss MB; load $(load)"
+say "[latency] $lat_rows rows at $lat_achieved/s: commit to delivered p50 $ack_p50 ms, p99 $ack_p99 ms, max $ack_max ms; insert start to delivered p50 $lat_p50, p99 $lat_p99 ms ($lat_undelivered undelivered); RSS max $latency_rss MB; load $(load)"
 
 # --- 7. the consumer while the relay drains -------------------------------------------------------
 consumer_drain=
@@ -353,10 +399,10 @@ row() { printf '%-40s %-30s %-20s %s\n' "$@"; }
   echo "relay JVM: $RELAY_JAVA_OPTS, MALLOC_ARENA_MAX=2"
   echo
   row figure measured target result
-  row "ceiling: SQL lease+deliver, batch $CEILING_BATCH" "$ceiling rows/s" "(ref. ~6,800)" "4 clients, -j 2, ${CEILING_SECONDS} s, $ceiling_tps tx/s"
+  row "ceiling: SQL lease+deliver, batch $CEILING_BATCH" "$ceiling rows/s" "(ref. ~6,800)" "4 clients, -j 2, $ceiling_rows rows in $(calc '%.1f' "$ceiling_span") s"
   row "drain: $DRAIN_ROWS rows to the sandbox" "$drain_rate deliveries/s" ">= 0.5 x ceiling" "$(verdict "$drain_ratio >= 0.5") ($drain_ratio x)"
   row "drain: sandbox effective receipts" "$drain_effective" "= $DRAIN_ROWS" "$(verdict "$drain_effective == $DRAIN_ROWS")"
-  row "latency p50 / p99 at $lat_achieved rows/s" "$lat_p50 / $lat_p99 ms" "p99 <= 50 ms" "$(verdict "$lat_p99 <= 50")"
+  row "commit-to-delivered p50 / p99 at $lat_achieved rows/s" "$ack_p50 / $ack_p99 ms" "p99 <= 50 ms" "$(verdict "$ack_p99 <= 50")"
   row "relay RSS max (drain, latency)" "$rss_max MB (VmHWM $relay_hwm MB)" "<= 256 MB" "$(verdict "$rss_max <= 256 && $relay_hwm <= 256")"
   if [[ -n $consumer_alone && -n $consumer_drain ]]; then
     ratio=$(calc '%.2f' "$consumer_drain / $consumer_alone")
@@ -366,12 +412,16 @@ row() { printf '%-40s %-30s %-20s %s\n' "$@"; }
   fi
   echo
   echo "more:"
-  echo "  drain: first to last delivered_at $(calc '%.1f' "$drain_span") s; first delivery $(calc '%.1f' "$drain_first_after_start") s after the relay's launch (JVM start included); from launch $drain_rate_wall rows/s"
+  echo "  drain: first to last delivered_at $(calc '%.1f' "$drain_span") s; first delivery $(calc '%.1f' "$drain_first_after_start") s after the prefill began (its insert included); from then $drain_rate_wall rows/s"
+  echo "  warm-up: $WARMUP_ROWS rows first, cold: $warm_rate_wall rows/s from the relay's launch (JVM start and JIT included)"
   echo "  drain: one provider call (outbox_attempts started_at to finished_at): $drain_calls"
   echo "  drain: sandbox raw calls $drain_raw, outbox attempts $drain_attempts (1 per row = no retries)"
   echo "  latency: $lat_rows rows, target rate $latency_rate/s (half the drain), achieved $lat_achieved/s, max $lat_max ms, undelivered $lat_undelivered, pgbench schedule lag ${lat_lag:-?}"
   echo "  relay's own timer onceonly_relay_delivery_latency_seconds (decaying window, at the end of the stream; the drain's old rows may still be in it): ${relay_metric:-n/a}"
-  echo "  latency is delivered_at - created_at: created_at is the insert's transaction start, so it includes the writer's own commit (fsync)"
+  echo "  commit-to-delivered runs from the writer seeing its commit acknowledged (pgbench -l) to delivered_at; max $ack_max ms ($ack_rows rows matched)"
+  echo "  insert start to delivered (created_at is the insert's transaction start, so this adds the writer's own commit and any wait for the CPU before it): p50 $lat_p50, p99 $lat_p99 ms"
+  echo "  p99 of the parts, ms: $lat_parts"
+  echo "  relay GC pauses (whole run): $(gc_pauses)"
   echo "  relay RSS max: drain $drain_rss MB, latency $latency_rss MB${with_rss:+, consumer+drain $with_rss MB}; VmHWM at end $relay_hwm MB"
   if [[ -n $consumer_alone && -n $consumer_drain ]]; then
     echo "  consumer alone: $(kv "$WORK/alone.kv" seconds) s, $(kv "$WORK/alone.kv" tx_per_s) tx/s, CPU others $(kv "$WORK/alone.kv" cpu_others_pct)% of a core"

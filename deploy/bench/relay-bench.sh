@@ -111,18 +111,21 @@ rss_stop() { # <name>: prints max MB
   awk 'BEGIN { m = 0 } $1 > m { m = $1 } END { printf "%.0f", m / 1024 }' "$WORK/$1.rss"
 }
 # CPU ticks of the services this script started (relay, sandbox, consumer), then the time
-cpu_snap() {
+cpu_snap() { # relay sandbox consumer machine-busy (clock ticks), then the time
   local name
   for name in outbox-relay provider-sandbox consumer-service; do
     printf '%s ' "$(awk '{ print $14 + $15 }' "/proc/${PIDS[$name]:-0}/stat" 2>/dev/null || echo 0)"
   done
+  printf '%s ' "$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat)"
   date +%s.%N
 }
-cpu_line() { # <before> <after>: % of one core per service over the interval
-  awk -v hz="$(getconf CLK_TCK)" -v a="$1" -v b="$2" 'BEGIN {
-    split(a, x, " "); split(b, y, " "); s = y[4] - x[4]
-    printf "relay %.0f%%, sandbox %.0f%%, consumer %.0f%% of one core (%.1f s)",
-      100 * (y[1] - x[1]) / hz / s, 100 * (y[2] - x[2]) / hz / s, 100 * (y[3] - x[3]) / hz / s, s }'
+cpu_line() { # <before> <after>: % of one core per service over the interval, and the rest
+  awk -v hz="$(getconf CLK_TCK)" -v a="$1" -v b="$2" -v cores="$(nproc)" 'BEGIN {
+    split(a, x, " "); split(b, y, " "); s = y[5] - x[5]
+    r = 100 * (y[1] - x[1]) / hz / s; p = 100 * (y[2] - x[2]) / hz / s; c = 100 * (y[3] - x[3]) / hz / s
+    m = 100 * (y[4] - x[4]) / hz / s
+    printf "relay %.0f%%, sandbox %.0f%%, consumer %.0f%%, everything else (PostgreSQL, pgbench, ...) %.0f%%; machine %.0f%% of %d%% (%.1f s)",
+      r, p, c, m - r - p - c, m, 100 * cores, s }'
 }
 hwm() { awk '/^VmHWM:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status"; }
 cleanup() {
@@ -427,7 +430,7 @@ row() { printf '%-40s %-30s %-20s %s\n' "$@"; }
     echo "  consumer alone: $(kv "$WORK/alone.kv" seconds) s, $(kv "$WORK/alone.kv" tx_per_s) tx/s, CPU others $(kv "$WORK/alone.kv" cpu_others_pct)% of a core"
     echo "  consumer + drain: $(kv "$WORK/with.kv" seconds) s, $(kv "$WORK/with.kv" tx_per_s) tx/s, CPU others (relay counted here) $(kv "$WORK/with.kv" cpu_others_pct)% of a core; $overlap"
   fi
-  echo "  CPU of the services (2 cores = 200%; PostgreSQL and other people's processes not shown):"
+  echo "  CPU, % of one core:"
   echo "    drain           : $drain_cpu"
   echo "    latency         : $latency_cpu"
   [[ -z ${with_cpu:-} ]] || echo "    consumer + drain: $with_cpu"

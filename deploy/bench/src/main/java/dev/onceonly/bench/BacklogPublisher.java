@@ -58,11 +58,9 @@ final class BacklogPublisher implements AutoCloseable {
     publish.addConfirmListener((tag, multiple) -> settle(tag, multiple), this::nack);
   }
 
-  /**
-   * Publishes events {@code 0..count-1} of the feed; returns when the broker confirmed them all.
-   */
-  void publish(EventFeed feed, int count) throws IOException, InterruptedException {
-    for (int i = 0; i < count; i++) {
+  /** Publishes the bodies in order; returns when the broker confirmed them all. */
+  void publish(byte[][] bodies) throws IOException, InterruptedException {
+    for (int i = 0; i < bodies.length; i++) {
       if (i % window == 0) {
         waitForRoom();
       }
@@ -70,7 +68,7 @@ final class BacklogPublisher implements AutoCloseable {
         throw new IOException("the broker confirmed nothing for 60 s");
       }
       outstanding.put(publish.getNextPublishSeqNo(), Boolean.TRUE);
-      publish.basicPublish(EXCHANGE, ROUTING_KEY, true, PERSISTENT_JSON, feed.body(i));
+      publish.basicPublish(EXCHANGE, ROUTING_KEY, true, PERSISTENT_JSON, bodies[i]);
     }
     if (!unconfirmed.tryAcquire(window, 60, TimeUnit.SECONDS)) {
       throw new IOException("the broker did not confirm the last messages within 60 s");

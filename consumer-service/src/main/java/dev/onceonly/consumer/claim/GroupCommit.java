@@ -4,6 +4,7 @@ import dev.onceonly.consumer.config.ConsumerConfig;
 import dev.onceonly.consumer.metrics.ConsumerMetrics;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -36,6 +37,7 @@ public class GroupCommit {
         new Batcher(
             batch.committers(),
             batch.maxMessages(),
+            batch.linger(),
             submissions -> {
               metrics.batch(submissions.size());
               return processor.processAll(submissions);
@@ -70,11 +72,25 @@ public class GroupCommit {
     private final LinkedBlockingQueue<Waiting> queue = new LinkedBlockingQueue<>();
     private final Function<List<Submission>, List<Decision>> transaction;
     private final int maxMessages;
+    private final long lingerNanos;
+    private final int lingerBelow;
     private final List<Thread> committers = new ArrayList<>();
     private volatile boolean closing;
 
     public Batcher(
         int committers, int maxMessages, Function<List<Submission>, List<Decision>> transaction) {
+      this(committers, maxMessages, Duration.ZERO, transaction);
+    }
+
+    /**
+     * {@code linger}: how long a committer that found fewer than a quarter of {@code maxMessages}
+     * waiting waits for one more before it begins; zero never waits.
+     */
+    public Batcher(
+        int committers,
+        int maxMessages,
+        Duration linger,
+        Function<List<Submission>, List<Decision>> transaction) {
       if (committers < 1 || maxMessages < 1) {
         throw new IllegalArgumentException(
             "onceonly.batch.committers and onceonly.batch.max-messages must be at least 1, got "
@@ -84,6 +100,8 @@ public class GroupCommit {
       }
       this.transaction = transaction;
       this.maxMessages = maxMessages;
+      this.lingerNanos = linger.toNanos();
+      this.lingerBelow = Math.max(2, maxMessages / 4);
       for (int i = 0; i < committers; i++) {
         Thread t = new Thread(this::commitLoop, "onceonly-committer-" + i);
         t.setDaemon(true);
@@ -143,6 +161,20 @@ public class GroupCommit {
         }
         batch.add(first);
         queue.drainTo(batch, maxMessages - 1);
+        if (batch.size() < lingerBelow && lingerNanos > 0) {
+          // A few messages only: give the next ones a moment to join (commit_delay, in effect).
+          Waiting next;
+          try {
+            next = queue.poll(lingerNanos, TimeUnit.NANOSECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            next = null;
+          }
+          if (next != null) {
+            batch.add(next);
+            queue.drainTo(batch, maxMessages - batch.size());
+          }
+        }
         run(batch);
         batch.clear();
       }

@@ -37,6 +37,14 @@ public interface ConsumerConfig {
      */
     @WithDefault("16")
     int maxMessages();
+
+    /**
+     * How long a committer that found only a few messages waiting (under a quarter of the maximum)
+     * waits for one more before it begins ({@code CONSUMER_BATCH_LINGER}). Fewer, fuller
+     * transactions for at most this much latency; {@code 0ms} never waits.
+     */
+    @WithDefault("1ms")
+    Duration linger();
   }
 
   interface Broker {

@@ -74,6 +74,19 @@ class GroupCommitBatcherTest {
   }
 
   @Test
+  void aCommitterThatFindsOneMessageLingersForTheNext() throws Exception {
+    batcher = new GroupCommit.Batcher(1, 16, Duration.ofSeconds(10), this::recordingTransaction);
+    releaseFirst.countDown();
+    Future<Outcome> first = submit("k0");
+    awaitQueued(0); // taken by the committer, which now lingers
+    Future<Outcome> second = submit("k1");
+
+    assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo(outcomeFor("k0"));
+    assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo(outcomeFor("k1"));
+    assertThat(transactions).containsExactly(List.of("k0", "k1"));
+  }
+
+  @Test
   void aFailedTransactionFailsOnlyItsOwnMessages() throws Exception {
     batcher = new GroupCommit.Batcher(1, 16, this::recordingTransaction);
     Future<Outcome> first = submit("k0");

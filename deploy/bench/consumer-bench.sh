@@ -5,7 +5,7 @@
 # deploy/bench/results/consumer-<timestamp>.txt. See deploy/bench/README.md.
 #
 # Usage: deploy/bench/consumer-bench.sh
-# Knobs (environment): EVENTS=20000 WARMUP=10000 CONSUMER_THREADS=4 CONSUMER_PREFETCH=32
+# Knobs (environment): EVENTS=20000 WARMUP=10000 CONSUMER_THREADS=4 CONSUMER_PREFETCH=128
 #   DB_POOL_SIZE (service default 16) PGBENCH_SECONDS=15 MAX_BACKLOG=4000 CUSTOMERS=10000
 #   CONSUMER_JAVA_OPTS="-Xmx160m -XX:+UseSerialGC ..." QUIET_PCT=30 QUIET_MAX=120 SKIP_BUILD=0
 # Exits 0 when it measured, MISS or not; non-zero only when something broke.
@@ -17,7 +17,7 @@ BENCH=$ROOT/deploy/bench
 EVENTS=${EVENTS:-20000}
 WARMUP=${WARMUP:-10000}
 THREADS=${CONSUMER_THREADS:-4}
-PREFETCH=${CONSUMER_PREFETCH:-32}
+PREFETCH=${CONSUMER_PREFETCH:-128}
 PGBENCH_SECONDS=${PGBENCH_SECONDS:-15}
 PGBENCH_CLIENTS=4
 MAX_BACKLOG=${MAX_BACKLOG:-4000}
@@ -139,8 +139,10 @@ BENCH_HASH=$(printf 'bench:onceonly:%s' "$BENCH_PASSWORD" | sha512sum | cut -d' 
 say "consumer: starting (threads $THREADS, prefetch $PREFETCH, JVM $CONSUMER_JAVA_OPTS); log $CONSUMER_LOG"
 # The Prometheus step bounds Micrometer's decaying percentile window to ~10 s, so the p50/p99
 # read at the end of a phase describe that phase, not the one before.
+# MALLOC_ARENA_MAX=2: glibc's default of up to 8 malloc arenas per core grows RSS with every thread
+# that allocates natively; 2 is the usual container setting (the relay benchmark uses it too).
 # shellcheck disable=SC2086
-env DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB" DB_USER=postgres DB_PASSWORD= \
+env MALLOC_ARENA_MAX=2 DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB" DB_USER=postgres DB_PASSWORD= \
   RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest \
   RABBITMQ_VHOST="$VHOST" CONSUMER_THREADS="$THREADS" CONSUMER_PREFETCH="$PREFETCH" \
   HTTP_PORT="$HTTP_PORT" ${DB_POOL_SIZE:+DB_POOL_SIZE=$DB_POOL_SIZE} \

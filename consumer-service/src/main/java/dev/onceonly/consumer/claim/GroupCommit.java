@@ -17,10 +17,10 @@ import org.jboss.logging.Logger;
 /**
  * Group commit (DESIGN §4.6): the threads that receive messages queue them here and return; a fixed
  * number of committer threads each take every message waiting, up to a maximum, and run them in one
- * transaction. Under light load a transaction holds one message and nothing waits for company;
- * under load transactions grow by themselves, and the commit, the round trips of begin and commit
- * and the JTA bookkeeping are shared. A message's stage completes only after its transaction
- * committed, so the ack still follows the commit.
+ * transaction. A committer that found only a few waits a moment (the linger, 1 ms) for one more.
+ * Under light load a transaction holds one message; under load transactions grow by themselves, and
+ * the commit, the round trips of begin and commit and the JTA bookkeeping are shared. A message's
+ * stage completes only after its transaction committed, so the ack still follows the commit.
  */
 @ApplicationScoped
 public class GroupCommit {
@@ -42,11 +42,6 @@ public class GroupCommit {
               metrics.batch(submissions.size());
               return processor.processAll(submissions);
             });
-  }
-
-  /** Messages waiting for a committer now. */
-  public int waiting() {
-    return batcher.waiting();
   }
 
   /**

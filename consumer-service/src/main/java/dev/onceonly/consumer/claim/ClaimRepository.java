@@ -126,10 +126,10 @@ public class ClaimRepository {
         jdbc.list(
             SQL_CLAIM_ALL,
             rs -> new ClaimRow(rs.getBoolean(1), rs.getString(2)),
-            jdbc.textArray(requests.stream().map(Request::consumer).toList()),
-            jdbc.textArray(requests.stream().map(Request::messageKey).toList()),
-            jdbc.textArray(requests.stream().map(Request::sha256).toList()),
-            jdbc.textArray(requests.stream().map(r -> r.eventDate().toString()).toList()));
+            requests.stream().map(Request::consumer).toArray(String[]::new),
+            requests.stream().map(Request::messageKey).toArray(String[]::new),
+            requests.stream().map(Request::sha256).toArray(String[]::new),
+            requests.stream().map(r -> r.eventDate().toString()).toArray(String[]::new));
     if (rows.size() != requests.size()) {
       throw new IllegalStateException(
           "claim of " + requests.size() + " keys answered " + rows.size() + " rows");

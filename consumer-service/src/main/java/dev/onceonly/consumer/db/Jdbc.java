@@ -2,7 +2,6 @@ package dev.onceonly.consumer.db;
 
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,7 +12,8 @@ import java.util.Optional;
 
 /**
  * Runs the repositories' SQL on the caller's transaction (inside one, Agroal hands back the
- * connection enlisted in it): parameters bound in order, rows mapped by the caller.
+ * connection enlisted in it): parameters bound in order (a {@code String[]} as {@code text[]}),
+ * rows mapped by the caller.
  */
 @ApplicationScoped
 public class Jdbc {
@@ -56,19 +56,16 @@ public class Jdbc {
     return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
   }
 
-  /** A {@code text[]} parameter, made on the caller's transaction's connection. */
-  public Array textArray(List<String> values) throws SQLException {
-    try (Connection c = dataSource.getConnection()) {
-      return c.createArrayOf("text", values.toArray(String[]::new));
-    }
-  }
-
   private static PreparedStatement prepare(Connection c, String sql, Object... params)
       throws SQLException {
     PreparedStatement ps = c.prepareStatement(sql);
     try {
       for (int i = 0; i < params.length; i++) {
-        ps.setObject(i + 1, params[i]);
+        if (params[i] instanceof String[] texts) {
+          ps.setArray(i + 1, c.createArrayOf("text", texts)); // a text[] parameter
+        } else {
+          ps.setObject(i + 1, params[i]);
+        }
       }
       return ps;
     } catch (SQLException e) {

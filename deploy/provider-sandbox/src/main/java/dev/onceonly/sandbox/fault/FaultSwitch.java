@@ -3,7 +3,7 @@ package dev.onceonly.sandbox.fault;
 import dev.onceonly.sandbox.config.SandboxConfig;
 import dev.onceonly.sandbox.provider.Api;
 import io.quarkus.runtime.Startup;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * the start), switched at run time.
  */
 @Startup
-@ApplicationScoped
+@Singleton
 public class FaultSwitch {
 
   private final AtomicReference<FaultPolicy> policy;

@@ -8,8 +8,7 @@ import dev.onceonly.sandbox.idempotency.Effect;
 import dev.onceonly.sandbox.idempotency.Slot;
 import dev.onceonly.sandbox.idempotency.StoredResponse;
 import dev.onceonly.sandbox.stats.CallLog;
-import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
@@ -26,8 +25,12 @@ import java.util.concurrent.CompletableFuture;
  *       the stored answer replayed;
  *   <li>after an effect or a replay, an injected hang, 500 or dropped connection may follow.
  * </ol>
+ *
+ * <p>Plain {@link CompletableFuture}s and a {@code @Singleton}: a provider call is the sandbox's
+ * hot path when a benchmark drives the relay on the same machine, and Mutiny's context propagation
+ * and the client proxies of application-scoped beans cost CPU on every call.
  */
-@ApplicationScoped
+@Singleton
 public class CallHandler {
 
   private final SandboxState state;
@@ -45,7 +48,7 @@ public class CallHandler {
     this.delays = delays;
   }
 
-  public Uni<Reply> handle(Api api, String key, byte[] body) {
+  public CompletableFuture<Reply> handle(Api api, String key, byte[] body) {
     ApiState s = state.of(api);
     s.stats().rawCall();
     if (key == null || key.isBlank()) {
@@ -58,39 +61,27 @@ public class CallHandler {
               "Send a non-blank Idempotency-Key header, the same one on every retry.",
               null);
       s.stats().outcome(refused.outcome());
-      return Uni.createFrom().item(refused);
+      return CompletableFuture.completedFuture(refused);
     }
     CallLog.Received call = s.calls().received(key, System.currentTimeMillis());
-    // Like a real provider, finish the call even if the caller hangs up (timeout, disconnect):
-    // the processing is subscribed here and the caller only gets a view that it may cancel.
-    CompletableFuture<Reply> processing =
-        respond(s, key, body, call.number())
-            .invoke(
-                reply -> {
-                  call.calls().answered(System.currentTimeMillis(), reply.outcome());
-                  s.stats().outcome(reply.outcome());
-                })
-            .subscribeAsCompletionStage();
-    return Uni.createFrom()
-        .emitter(
-            caller ->
-                processing.whenComplete(
-                    (reply, failure) -> {
-                      if (failure != null) {
-                        caller.fail(failure);
-                      } else {
-                        caller.complete(reply);
-                      }
-                    }));
+    // Like a real provider, the call is finished even if the caller hangs up (timeout, disconnect):
+    // nothing here is cancelled with the request.
+    return respond(s, key, body, call.number())
+        .thenApply(
+            reply -> {
+              call.calls().answered(System.currentTimeMillis(), reply.outcome());
+              s.stats().outcome(reply.outcome());
+              return reply;
+            });
   }
 
-  private Uni<Reply> respond(ApiState s, String key, byte[] body, int callNumber) {
+  private CompletableFuture<Reply> respond(ApiState s, String key, byte[] body, int callNumber) {
     byte[] canonical;
     try {
       canonical = json.canonicalize(body);
     } catch (IOException e) {
-      return Uni.createFrom()
-          .item(refuse(s, 400, "invalid-body", "Body is not JSON", e.getMessage(), key));
+      return CompletableFuture.completedFuture(
+          refuse(s, 400, "invalid-body", "Body is not JSON", e.getMessage(), key));
     }
     FaultDecision d = faults.decide(s.api(), key, callNumber);
     if (d.latencyMs() > 0) {
@@ -110,9 +101,13 @@ public class CallHandler {
     if (existing == null) {
       return delays
           .after(d.latencyMs(), () -> takeEffect(s, key, canonical, mine))
-          .onFailure()
-          .invoke(() -> s.store().release(key, mine))
-          .flatMap(reply -> afterEffect(s, reply, d, key));
+          .whenComplete(
+              (reply, failure) -> {
+                if (failure != null) {
+                  s.store().release(key, mine);
+                }
+              })
+          .thenCompose(reply -> afterEffect(s, reply, d, key));
     }
     Reply answer;
     if (existing.inFlight()) {
@@ -137,7 +132,7 @@ public class CallHandler {
       s.stats().replay();
       return delays
           .after(d.latencyMs(), () -> replies.replayed(existing.response()))
-          .flatMap(reply -> afterEffect(s, reply, d, key));
+          .thenCompose(reply -> afterEffect(s, reply, d, key));
     }
     return delays.after(d.latencyMs(), () -> answer);
   }
@@ -153,19 +148,20 @@ public class CallHandler {
     return replies.created(response);
   }
 
-  private Uni<Reply> afterEffect(ApiState s, Reply reply, FaultDecision d, String key) {
+  private CompletableFuture<Reply> afterEffect(
+      ApiState s, Reply reply, FaultDecision d, String key) {
     switch (d.fault()) {
       case HANG:
         s.stats().injected(Fault.HANG);
         return delays.after(d.hangMs(), () -> reply.withOutcome("hang-" + reply.outcome()));
       case EFFECT_THEN_500:
         s.stats().injected(Fault.EFFECT_THEN_500);
-        return Uni.createFrom().item(replies.effectThen500(key));
+        return CompletableFuture.completedFuture(replies.effectThen500(key));
       case EFFECT_THEN_DROP:
         s.stats().injected(Fault.EFFECT_THEN_DROP);
-        return Uni.createFrom().item(replies.dropped());
+        return CompletableFuture.completedFuture(replies.dropped());
       default:
-        return Uni.createFrom().item(reply);
+        return CompletableFuture.completedFuture(reply);
     }
   }
 

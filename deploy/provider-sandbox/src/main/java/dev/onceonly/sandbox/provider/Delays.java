@@ -1,12 +1,12 @@
 package dev.onceonly.sandbox.provider;
 
-import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /** Injected latency on Vert.x timers: no thread sleeps while a call waits. */
-@ApplicationScoped
+@Singleton
 public class Delays {
 
   private final Vertx vertx;
@@ -16,21 +16,31 @@ public class Delays {
   }
 
   /** {@code value} computed after {@code millis}, or at once when {@code millis <= 0}. */
-  public <T> Uni<T> after(long millis, Supplier<T> value) {
+  public <T> CompletableFuture<T> after(long millis, Supplier<T> value) {
     if (millis <= 0) {
-      return Uni.createFrom().item(value);
+      return compute(value);
     }
-    return Uni.createFrom()
-        .emitter(
-            emitter ->
-                vertx.setTimer(
-                    millis,
-                    id -> {
-                      try {
-                        emitter.complete(value.get());
-                      } catch (RuntimeException e) {
-                        emitter.fail(e);
+    CompletableFuture<T> result = new CompletableFuture<>();
+    vertx.setTimer(
+        millis,
+        id ->
+            compute(value)
+                .whenComplete(
+                    (item, failure) -> {
+                      if (failure != null) {
+                        result.completeExceptionally(failure);
+                      } else {
+                        result.complete(item);
                       }
                     }));
+    return result;
+  }
+
+  private static <T> CompletableFuture<T> compute(Supplier<T> value) {
+    try {
+      return CompletableFuture.completedFuture(value.get());
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 }

@@ -48,12 +48,14 @@ public class ProviderRoutes {
             api,
             context.request().getHeader(IDEMPOTENCY_KEY),
             body == null ? new byte[0] : body.getBytes())
-        .subscribe()
-        .with(
-            reply -> write(context, reply),
-            failure -> {
-              LOG.errorf(failure, "%s call failed", api.path());
-              context.fail(failure);
+        .whenComplete(
+            (reply, failure) -> {
+              if (failure != null) {
+                LOG.errorf(failure, "%s call failed", api.path());
+                context.fail(failure);
+              } else if (!context.response().closed()) { // the caller may have hung up meanwhile
+                write(context, reply);
+              }
             });
   }
 

@@ -5,12 +5,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.onceonly.sandbox.idempotency.Effect;
 import dev.onceonly.sandbox.idempotency.StoredResponse;
 import dev.onceonly.sandbox.problem.Problem;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.util.Map;
 
 /** Builds the provider's answers. */
-@ApplicationScoped
+@Singleton
 public class Replies {
 
   static final String JSON = "application/json";

@@ -1,11 +1,11 @@
 package dev.onceonly.sandbox.provider;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.EnumMap;
 import java.util.Map;
 
 /** The sandbox's whole state, in memory: one {@link ApiState} per API. Lost on restart. */
-@ApplicationScoped
+@Singleton
 public class SandboxState {
 
   private final Map<Api, ApiState> apis = new EnumMap<>(Api.class);

@@ -8,38 +8,74 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.jboss.logging.Logger;
 
 /**
  * Finished attempts waiting to be written, and the thread that writes them: each pass takes every
- * completion that has arrived (up to a batch) and hands them to the {@link Completer} in one
- * transaction; after a pass that did not fill a batch it waits {@code coalesce} before the next.
- * Writing runs beside leasing, so neither waits for the other's round trips.
+ * completion that has arrived (up to a batch) and writes them in one transaction. Two passes start
+ * at least {@code coalesce} apart unless the first filled its batch: under a trickle the next
+ * completions gather for one write instead of one each, and under load a write that itself took
+ * that long is followed at once (waiting after it as well halved the drain: the writer spent as
+ * long asleep as writing). Writing runs beside leasing, so neither waits for the other's round
+ * trips.
  */
 final class CompletionQueue {
 
   private static final Logger LOG = Logger.getLogger(CompletionQueue.class);
+
+  /** How the writer waits out the rest of a coalescing interval; a test replaces it. */
+  interface Pause {
+    void nanos(long nanos) throws InterruptedException;
+  }
 
   private final BlockingQueue<Completion> queue = new LinkedBlockingQueue<>();
 
   /** Completions added and not yet written (queued or in the batch being written). */
   private final AtomicInteger unwritten = new AtomicInteger();
 
-  private final Completer completer;
+  private final Consumer<List<Completion>> writer;
   private final int maxBatch;
   private final long coalesceNanos;
   private final String name;
   private final Runnable afterWrite;
+  private final LongSupplier nanoTime;
+  private final Pause pause;
   private volatile boolean running;
   private Thread thread;
 
   CompletionQueue(
-      Completer completer, int maxBatch, Duration coalesce, String name, Runnable afterWrite) {
-    this.completer = completer;
+      Consumer<List<Completion>> writer,
+      int maxBatch,
+      Duration coalesce,
+      String name,
+      Runnable afterWrite) {
+    this(
+        writer,
+        maxBatch,
+        coalesce,
+        name,
+        afterWrite,
+        System::nanoTime,
+        TimeUnit.NANOSECONDS::sleep);
+  }
+
+  CompletionQueue(
+      Consumer<List<Completion>> writer,
+      int maxBatch,
+      Duration coalesce,
+      String name,
+      Runnable afterWrite,
+      LongSupplier nanoTime,
+      Pause pause) {
+    this.writer = writer;
     this.maxBatch = maxBatch;
     this.coalesceNanos = coalesce.toNanos();
     this.name = name;
     this.afterWrite = afterWrite;
+    this.nanoTime = nanoTime;
+    this.pause = pause;
   }
 
   void add(Completion completion) {
@@ -75,30 +111,14 @@ final class CompletionQueue {
     }
     List<Completion> rest = new ArrayList<>(last);
     queue.drainTo(rest);
-    completer.complete(rest);
+    writer.accept(rest);
     unwritten.set(0);
   }
 
   private void run() {
     while (running) {
       try {
-        Completion first = queue.poll(1, TimeUnit.SECONDS);
-        if (first == null) {
-          continue;
-        }
-        List<Completion> batch = new ArrayList<>(maxBatch);
-        batch.add(first);
-        queue.drainTo(batch, maxBatch - 1);
-        try {
-          completer.complete(batch);
-        } finally {
-          unwritten.addAndGet(-batch.size());
-        }
-        afterWrite.run();
-        if (batch.size() < maxBatch && coalesceNanos > 0) {
-          // A trickle: let the next completions gather for one write instead of one each.
-          TimeUnit.NANOSECONDS.sleep(coalesceNanos);
-        }
+        pass(1, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -106,5 +126,33 @@ final class CompletionQueue {
         LOG.warnf(e, "%s: writing completions failed", name);
       }
     }
+  }
+
+  /**
+   * One pass: waits up to {@code timeout} for a completion, writes it with every other one waiting
+   * (up to a batch), then waits out the rest of the coalescing interval if the batch was not full.
+   *
+   * @return how many completions were written
+   */
+  int pass(long timeout, TimeUnit unit) throws InterruptedException {
+    Completion first = queue.poll(timeout, unit);
+    if (first == null) {
+      return 0;
+    }
+    long started = nanoTime.getAsLong();
+    List<Completion> batch = new ArrayList<>(maxBatch);
+    batch.add(first);
+    queue.drainTo(batch, maxBatch - 1);
+    try {
+      writer.accept(batch);
+    } finally {
+      unwritten.addAndGet(-batch.size());
+    }
+    afterWrite.run();
+    long rest = coalesceNanos - (nanoTime.getAsLong() - started);
+    if (batch.size() < maxBatch && rest > 0) {
+      pause.nanos(rest);
+    }
+    return batch.size();
   }
 }

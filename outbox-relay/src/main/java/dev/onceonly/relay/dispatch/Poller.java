@@ -59,7 +59,7 @@ public final class Poller {
     this.dispatcher = dispatcher;
     this.finished =
         new CompletionQueue(
-            completer,
+            completer::complete,
             settings.batchSize() * 2,
             settings.coalesce(),
             "outbox-completer-" + relayId,
@@ -165,8 +165,8 @@ public final class Poller {
 
   /** Leases and dispatches one batch; returns how long to wait before the next look. */
   private long leaseAndDispatch() throws InterruptedException {
-    // After a lease that did not fill its batch, wake-ups that come sooner than settings.coalesce()
-    // wait for it: commits that notify meanwhile are taken by one lease instead of one each.
+    // After a lease that did not fill its batch, the next one starts settings.coalesce() after it
+    // at the soonest: commits that notify meanwhile are taken by one lease instead of one each.
     long quiet = quietUntilNanos - System.nanoTime();
     if (quiet > 0) {
       TimeUnit.NANOSECONDS.sleep(quiet);
@@ -181,6 +181,7 @@ public final class Poller {
       return pollMillis;
     }
     int wanted = Math.min(settings.batchSize(), room);
+    long leaseStarted = System.nanoTime();
     List<LeasedRow> rows =
         repository.lease(
             relayId, settings.kinds(), wanted, settings.leaseDuration(), settings.ordering());
@@ -188,7 +189,7 @@ public final class Poller {
     if (rows.size() == wanted) {
       return 0; // there may be more
     }
-    quietUntilNanos = System.nanoTime() + settings.coalesce().toNanos();
+    quietUntilNanos = leaseStarted + settings.coalesce().toNanos();
     if (!rows.isEmpty()) {
       // Writing these calls' outcomes wakes the loop, and so does the next commit's NOTIFY. While
       // rows keep coming, look again soon even without either: a late notification (one stalled

@@ -6,7 +6,7 @@
 # See deploy/bench/RELAY.md.
 #
 # Usage: deploy/bench/relay-bench.sh
-# Knobs (environment): DRAIN_ROWS=50000 WARMUP_ROWS=20000 CEILING_ROWS=400000 CEILING_SECONDS=15 CEILING_BATCH=10
+# Knobs (environment): DRAIN_ROWS=50000 WARMUP_ROWS=50000 CEILING_ROWS=400000 CEILING_SECONDS=15 CEILING_BATCH=10
 #   LATENCY_SECONDS=20 CONSUMER_EVENTS=10000 CONSUMER_WARMUP=2000 RELAY_BATCH_SIZE RELAY_MAX_IN_FLIGHT
 #   RELAY_JAVA_OPTS="-Xmx160m -XX:+UseSerialGC ..." SANDBOX_JAVA_OPTS=-Xmx256m QUIET_PCT=30 QUIET_MAX=30 SKIP_BUILD=0
 # Exits 0 when it measured, MISS or not; non-zero only when something broke.
@@ -17,7 +17,7 @@ BENCH=$ROOT/deploy/bench
 SQL=$BENCH/sql
 
 DRAIN_ROWS=${DRAIN_ROWS:-50000}
-WARMUP_ROWS=${WARMUP_ROWS:-20000}
+WARMUP_ROWS=${WARMUP_ROWS:-50000}
 CEILING_ROWS=${CEILING_ROWS:-400000}
 CEILING_SECONDS=${CEILING_SECONDS:-15}
 CEILING_BATCH=${CEILING_BATCH:-10}
@@ -261,15 +261,32 @@ fi
 # Both JVMs start cold; a relay in production runs for weeks. A first drain of WARMUP_ROWS lets the
 # JIT compile the delivery path (its cold rate is printed); the measured drain follows, the relay
 # running and woken by the prefill's NOTIFY, as it would be by a burst of commits.
+# The wait must not compete with what it measures. Polling with psql from here cost, per look, a
+# Perl wrapper, a new backend and a full scan of the table, four times a second: a quarter of the
+# machine during the drain (perf). Now one session looks every 50 ms (psql's \watch), through the
+# lease index (a scan of the table would walk the drain's dead rows), for a row still pending or in
+# flight; each look is a transaction of its own (a single long one, such as a DO loop, held back
+# the removal of dead rows and slowed the drain to a third). The count follows once at the end.
 await_delivered() { # <where> <rows> <what>
-  local n=0
-  for _ in $(seq 1200); do
-    kill -0 "$RELAY_PID" 2>/dev/null || { tail -n 30 "$LOGS/outbox-relay.log" >&2; die "outbox-relay exited"; }
-    n=$(sql "SELECT count(*) FROM outbox.outbox WHERE $1 AND status = 'delivered'")
-    [[ $n -ge $2 ]] && return 0
-    sleep 0.25
+  ( # psql ends on a broken pipe once grep has seen "f": only grep's status counts
+    set +o pipefail
+    printf '%s\n' 'SET enable_seqscan = off;' 'SET enable_bitmapscan = off;' \
+      "SELECT EXISTS (SELECT 1 FROM outbox.outbox WHERE status IN ('pending', 'in_flight') AND $1) \\watch 0.05" |
+      timeout 300 "${PG[@]}" -d "$DB" -At 2>"$WORK/await.err" | grep -m1 -qx f
+  ) &
+  local waiter=$! n
+  while kill -0 "$waiter" 2>/dev/null; do
+    if ! kill -0 "$RELAY_PID" 2>/dev/null; then
+      kill "$waiter" 2>/dev/null || true
+      tail -n 30 "$LOGS/outbox-relay.log" >&2
+      die "outbox-relay exited"
+    fi
+    sleep 0.5
   done
-  die "$3 stalled: $n of $2 delivered after 300 s"
+  wait "$waiter" || die "$3 stalled: rows still waiting after 300 s $(cat "$WORK/await.err")"
+  n=$(sql "SELECT count(*) FROM outbox.outbox WHERE $1 AND status = 'delivered'")
+  [[ $n -ge $2 ]] || die "$3: $n of $2 delivered; by status: $(sql "SELECT string_agg(status || ' ' || n, ', ')
+      FROM (SELECT status, count(*) AS n FROM outbox.outbox WHERE $1 GROUP BY status) s")"
 }
 say "[warm-up] prefilling $WARMUP_ROWS due send_receipt rows"
 "${PG[@]}" -d "$DB" -v rows="$WARMUP_ROWS" -v prefix="warm-$STAMP" -f "$SQL/relay-prefill.sql"
@@ -398,7 +415,7 @@ row() { printf '%-40s %-30s %-20s %s\n' "$@"; }
 {
   echo
   echo "OnceOnly relay benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
-  echo "relay: batch ${RELAY_BATCH_SIZE:-50 (default)}, max-in-flight ${RELAY_MAX_IN_FLIGHT:-64 (default)}, NOTIFY on, synchronous_commit off (relay default)"
+  echo "relay: batch ${RELAY_BATCH_SIZE:-50 (default)}, max-in-flight ${RELAY_MAX_IN_FLIGHT:-128 (default)}, NOTIFY on, synchronous_commit off (relay default)"
   echo "relay JVM: $RELAY_JAVA_OPTS, MALLOC_ARENA_MAX=2"
   echo
   row figure measured target result

@@ -7,7 +7,7 @@
 #
 # Usage: deploy/bench/relay-bench.sh
 # Knobs (environment): DRAIN_ROWS=50000 WARMUP_ROWS=50000 CEILING_ROWS=400000 CEILING_SECONDS=15 CEILING_BATCH=10
-#   LATENCY_SECONDS=20 CONSUMER_EVENTS=10000 CONSUMER_WARMUP=2000 RELAY_BATCH_SIZE RELAY_MAX_IN_FLIGHT
+#   LATENCY_SECONDS=20 LATENCY_ROWS_PER_COMMIT=4 CONSUMER_EVENTS=10000 CONSUMER_WARMUP=2000 RELAY_BATCH_SIZE RELAY_MAX_IN_FLIGHT
 #   RELAY_JAVA_OPTS="-Xmx160m -XX:+UseSerialGC ..." SANDBOX_JAVA_OPTS=-Xmx256m QUIET_PCT=30 QUIET_MAX=30 SKIP_BUILD=0
 # Exits 0 when it measured, MISS or not; non-zero only when something broke.
 set -euo pipefail
@@ -23,6 +23,7 @@ CEILING_SECONDS=${CEILING_SECONDS:-15}
 CEILING_BATCH=${CEILING_BATCH:-10}
 CEILING_CLIENTS=4
 LATENCY_SECONDS=${LATENCY_SECONDS:-20}
+LATENCY_ROWS_PER_COMMIT=${LATENCY_ROWS_PER_COMMIT:-4}
 CONSUMER_EVENTS=${CONSUMER_EVENTS:-10000}
 CONSUMER_WARMUP=${CONSUMER_WARMUP:-2000}
 QUIET_PCT=${QUIET_PCT:-30}
@@ -212,7 +213,8 @@ BENCH_PASSWORD=$(head -c 32 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c
 BENCH_HASH=$(printf 'bench:onceonly:%s' "$BENCH_PASSWORD" | sha512sum | cut -d' ' -f1)
 AUTH_ENV=(QUARKUS_SECURITY_USERS_EMBEDDED_USERS_BENCH="$BENCH_HASH" QUARKUS_SECURITY_USERS_EMBEDDED_ROLES_BENCH=outbox-admin)
 DB_ENV=(DB_URL="$DB_URL" DB_USER=postgres DB_PASSWORD=)
-start provider-sandbox "$SANDBOX_JAR" "${SANDBOX_JAVA_OPTS:--Xmx256m}" QUARKUS_HTTP_PORT="$SANDBOX_PORT"
+start provider-sandbox "$SANDBOX_JAR" "${SANDBOX_JAVA_OPTS:--Xmx256m} -Xlog:gc:file=$LOGS/provider-sandbox-gc.log" \
+  QUARKUS_HTTP_PORT="$SANDBOX_PORT"
 start consumer-service "$CONSUMER_JAR" "$CONSUMER_JAVA_OPTS -Dquarkus.micrometer.export.prometheus.step=10s" \
   "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$CONSUMER_PORT" CONSUMER_THREADS=4 \
   RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest RABBITMQ_VHOST="$VHOST"
@@ -222,9 +224,9 @@ curl -fsS -X DELETE "$SANDBOX_URL/sandbox/faults" -o /dev/null || true
 CONSUMER_PID=${PIDS[consumer-service]}
 say "[services] ready (sandbox pid ${PIDS[provider-sandbox]}, consumer pid $CONSUMER_PID); sandbox faults off"
 
-gc_pauses() { # count, total and longest pause in the relay's GC log
+gc_pauses() { # <service>: count, total and longest pause in its GC log
   awk '/Pause/ { ms = $NF; sub(/ms/, "", ms); n++; t += ms; if (ms > m) m = ms }
-       END { printf "%d, %.0f ms in all, longest %.1f ms", n, t, m }' "$LOGS/outbox-relay-gc.log" 2>/dev/null || echo n/a
+       END { printf "%d, %.0f ms in all, longest %.1f ms", n, t, m }' "$LOGS/$1-gc.log" 2>/dev/null || echo n/a
 }
 start_relay() {
   start outbox-relay "$RELAY_JAR" "$RELAY_JAVA_OPTS -Xlog:gc:file=$LOGS/outbox-relay-gc.log" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$RELAY_PORT" \
@@ -331,16 +333,19 @@ say "[drain] sandbox receipts: effective $drain_effective, raw calls $drain_raw;
 
 # --- 6. commit-to-delivered latency under a steady half load --------------------------------------
 latency_rate=$((drain_rate / 2))
+latency_tx_rate=$(((latency_rate + LATENCY_ROWS_PER_COMMIT - 1) / LATENCY_ROWS_PER_COMMIT))
 # A steady stream meets a table in steady state: the drain left its rows' dead entries in the lease
 # indexes, which autovacuum (outbox's own thresholds, V4) removes within its next round; here now.
 "${PG[@]}" -d "$DB" -c 'VACUUM ANALYZE outbox.outbox' -c CHECKPOINT
 quiet_gate "$RELAY_PID"
-say "[latency] pgbench --rate $latency_rate inserts/s (one outbox row per commit, NOTIFY), 8 clients, ${LATENCY_SECONDS} s; load $(load)"
+say "[latency] pgbench --rate $latency_tx_rate commits/s of $LATENCY_ROWS_PER_COMMIT rows ($latency_rate rows/s, one NOTIFY per commit), 8 clients, ${LATENCY_SECONDS} s; load $(load)"
 rss_start latency "$RELAY_PID"
 cpu0=$(cpu_snap)
 # -l: pgbench logs every transaction with the moment it saw the commit acknowledged; the k-th line
-# of client c is the k-th row that client inserted (a client's transactions run one after another).
-pgbench -n -h 127.0.0.1 -U postgres -M prepared -c 8 -j 2 -T "$LATENCY_SECONDS" --rate "$latency_rate" \
+# of client c is the k-th transaction that client committed (a client's transactions run one after
+# another), holding its rows (k-1)*N+1 .. k*N in insert order.
+pgbench -n -h 127.0.0.1 -U postgres -M prepared -c 8 -j 2 -T "$LATENCY_SECONDS" --rate "$latency_tx_rate" \
+  -D rows="$LATENCY_ROWS_PER_COMMIT" \
   -l --log-prefix="$WORK/latlog" -f "$SQL/relay-latency-insert.sql" "$DB" >"$WORK/latency.out" 2>&1 ||
   { cat "$WORK/latency.out" >&2; die "pgbench latency stream failed"; }
 LAT_WHERE="source_consumer = 'relaybench-latency'"
@@ -365,7 +370,8 @@ read -r ack_rows ack_p50 ack_p99 ack_max < <(sql "WITH r AS (
            row_number() OVER (PARTITION BY payload->>'customerId' ORDER BY created_at, id) AS n
       FROM outbox.outbox WHERE $LAT_WHERE),
   j AS (SELECT extract(epoch FROM r.delivered_at - (timestamptz 'epoch' + c.acked_us * interval '1 microsecond')) * 1000 AS ms
-          FROM r JOIN relaybench_commits c USING (client, n))
+          FROM r JOIN relaybench_commits c ON c.client = r.client
+                AND c.n = (r.n - 1) / $LATENCY_ROWS_PER_COMMIT + 1)
   SELECT count(*), round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 1),
          round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 1), round(max(ms)::numeric, 1) FROM j")
 [[ $ack_rows -eq $lat_rows ]] || say "[latency] WARNING: $ack_rows of $lat_rows rows matched a pgbench commit; the commit-to-delivered figure covers those only"
@@ -374,7 +380,7 @@ read -r lat_parts < <(sql "SELECT concat_ws(', ',
     'call ' || round(percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM a.finished_at - a.started_at) * 1000)::numeric, 1),
     'call end to delivered_at ' || round(percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM o.delivered_at - a.finished_at) * 1000)::numeric, 1))
   FROM outbox.outbox o JOIN outbox.outbox_attempts a ON a.outbox_id = o.id WHERE o.$LAT_WHERE")
-lat_achieved=$(awk '/^tps = /{ printf "%.0f", $3 }' "$WORK/latency.out")
+lat_achieved=$(awk -v n="$LATENCY_ROWS_PER_COMMIT" '/^tps = /{ printf "%.0f", $3 * n }' "$WORK/latency.out")
 lat_lag=$(grep -m1 'schedule lag' "$WORK/latency.out" | sed 's/.*lag[:=]* *//' || true)
 relay_hwm=$(hwm "$RELAY_PID")
 relay_metric=$(curl -fsS "$RELAY_URL/q/metrics" 2>/dev/null | grep '^onceonly_relay_delivery_latency_seconds{' |
@@ -441,7 +447,7 @@ row() { printf '%-40s %-30s %-20s %s\n' "$@"; }
   echo "  commit-to-delivered runs from the writer seeing its commit acknowledged (pgbench -l) to delivered_at; max $ack_max ms ($ack_rows rows matched)"
   echo "  insert start to delivered (created_at is the insert's transaction start, so this adds the writer's own commit and any wait for the CPU before it): p50 $lat_p50, p99 $lat_p99 ms"
   echo "  p99 of the parts, ms: $lat_parts"
-  echo "  relay GC pauses (whole run): $(gc_pauses)"
+  echo "  GC pauses (whole run): relay $(gc_pauses outbox-relay); sandbox $(gc_pauses provider-sandbox)"
   echo "  relay RSS max: drain $drain_rss MB, latency $latency_rss MB${with_rss:+, consumer+drain $with_rss MB}; VmHWM at end $relay_hwm MB"
   if [[ -n $consumer_alone && -n $consumer_drain ]]; then
     echo "  consumer alone: $(kv "$WORK/alone.kv" seconds) s, $(kv "$WORK/alone.kv" tx_per_s) tx/s, CPU others $(kv "$WORK/alone.kv" cpu_others_pct)% of a core"

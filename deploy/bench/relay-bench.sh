@@ -337,6 +337,9 @@ latency_tx_rate=$(((latency_rate + LATENCY_ROWS_PER_COMMIT - 1) / LATENCY_ROWS_P
 # A steady stream meets a table in steady state: the drain left its rows' dead entries in the lease
 # indexes, which autovacuum (outbox's own thresholds, V4) removes within its next round; here now.
 "${PG[@]}" -d "$DB" -c 'VACUUM ANALYZE outbox.outbox' -c CHECKPOINT
+# Like the other phases, the stream meets an empty sandbox (it keeps every call in memory, and the
+# drain's 50,000 would lengthen its GC pauses, which delay every call in flight).
+curl -fsS -X POST "$SANDBOX_URL/sandbox/reset" -o /dev/null
 quiet_gate "$RELAY_PID"
 say "[latency] pgbench --rate $latency_tx_rate commits/s of $LATENCY_ROWS_PER_COMMIT rows ($latency_rate rows/s, one NOTIFY per commit), 8 clients, ${LATENCY_SECONDS} s; load $(load)"
 rss_start latency "$RELAY_PID"

@@ -18,8 +18,8 @@ import org.jboss.logging.Logger;
  * at least {@code coalesce} apart unless the first filled its batch: under a trickle the next
  * completions gather for one write instead of one each, and under load a write that itself took
  * that long is followed at once (waiting after it as well, the writer slept about as long as it
- * wrote, and drains ran 10 to 20 % slower). Writing runs beside leasing, so neither waits for the
- * other's round trips.
+ * wrote, and 200,000-row drains ran 5,360 to 5,990 rows/s instead of 6,440 to 7,050). Writing runs
+ * beside leasing, so neither waits for the other's round trips.
  */
 final class CompletionQueue {
 

@@ -268,15 +268,15 @@ fi
 # machine during the drain (perf). Now one session looks every 50 ms (psql's \watch), through the
 # lease index (a scan of the table would walk the drain's dead rows), for a row still pending or in
 # flight; each look is a transaction of its own (a single long one, such as a DO loop, held back
-# the removal of dead rows and slowed the drain to a third). The count follows once at the end.
-await_delivered() { # <where> <rows> <what>
+# the removal of dead rows and slowed the drain to a third).
+await_settled() { # <where> <seconds>: fails if rows matching <where> still wait after <seconds>
   ( # psql ends on a broken pipe once grep has seen "f": only grep's status counts
     set +o pipefail
     printf '%s\n' 'SET enable_seqscan = off;' 'SET enable_bitmapscan = off;' \
       "SELECT EXISTS (SELECT 1 FROM outbox.outbox WHERE status IN ('pending', 'in_flight') AND $1) \\watch 0.05" |
-      timeout 300 "${PG[@]}" -d "$DB" -At 2>"$WORK/await.err" | grep -m1 -qx f
+      timeout "$2" "${PG[@]}" -d "$DB" -At 2>"$WORK/await.err" | grep -m1 -qx f
   ) &
-  local waiter=$! n
+  local waiter=$!
   while kill -0 "$waiter" 2>/dev/null; do
     if ! kill -0 "$RELAY_PID" 2>/dev/null; then
       kill "$waiter" 2>/dev/null || true
@@ -285,7 +285,12 @@ await_delivered() { # <where> <rows> <what>
     fi
     sleep 0.5
   done
-  wait "$waiter" || die "$3 stalled: rows still waiting after 300 s $(cat "$WORK/await.err")"
+  wait "$waiter"
+}
+# The count follows once, at the end.
+await_delivered() { # <where> <rows> <what>
+  local n
+  await_settled "$1" 300 || die "$3 stalled: rows still waiting after 300 s $(cat "$WORK/await.err")"
   n=$(sql "SELECT count(*) FROM outbox.outbox WHERE $1 AND status = 'delivered'")
   [[ $n -ge $2 ]] || die "$3: $n of $2 delivered; by status: $(sql "SELECT string_agg(status || ' ' || n, ', ')
       FROM (SELECT status, count(*) AS n FROM outbox.outbox WHERE $1 GROUP BY status) s")"
@@ -352,10 +357,7 @@ pgbench -n -h 127.0.0.1 -U postgres -M prepared -c 8 -j 2 -T "$LATENCY_SECONDS" 
   -l --log-prefix="$WORK/latlog" -f "$SQL/relay-latency-insert.sql" "$DB" >"$WORK/latency.out" 2>&1 ||
   { cat "$WORK/latency.out" >&2; die "pgbench latency stream failed"; }
 LAT_WHERE="source_consumer = 'relaybench-latency'"
-for _ in $(seq 120); do
-  [[ $(sql "SELECT count(*) FROM outbox.outbox WHERE $LAT_WHERE AND status <> 'delivered'") -eq 0 ]] && break
-  sleep 0.5
-done
+await_settled "$LAT_WHERE" 60 || say "[latency] rows still waiting after 60 s; counted as undelivered below"
 latency_cpu=$(cpu_line "$cpu0" "$(cpu_snap)")
 latency_rss=$(rss_stop latency)
 read -r lat_rows lat_undelivered lat_p50 lat_p99 lat_max < <(sql "SELECT count(*), count(*) FILTER (WHERE delivered_at IS NULL),

@@ -31,6 +31,7 @@ public final class Poller {
   private static final Logger LOG = Logger.getLogger(Poller.class);
   private static final long MIN_WAIT_MILLIS = 25;
   private static final long BUSY_WAIT_MILLIS = 20;
+  private static final Duration FLOOR_REFRESH = Duration.ofSeconds(1);
 
   private final String relayId;
   private final PollerSettings settings;
@@ -38,6 +39,7 @@ public final class Poller {
   private final Dispatcher dispatcher;
   private final Wakeup wakeup = new Wakeup();
   private final CompletionQueue finished;
+  private final LeaseFloor floor = new LeaseFloor(FLOOR_REFRESH);
   private final Map<Long, Call> inFlight = new ConcurrentHashMap<>();
   private volatile boolean leasing = true;
   private volatile boolean running;
@@ -81,6 +83,11 @@ public final class Poller {
     thread = new Thread(this::loop, "outbox-poller-" + relayId);
     thread.setDaemon(true);
     thread.start();
+  }
+
+  /** The id this poller's leases start at (see {@link LeaseFloor}). */
+  long leaseFloor() {
+    return floor.value();
   }
 
   /** Makes the loop look for work now (a commit notified, or a call finished). */
@@ -181,10 +188,18 @@ public final class Poller {
       return pollMillis;
     }
     int wanted = Math.min(settings.batchSize(), room);
+    if (floor.stale()) {
+      floor.update(repository.idBounds());
+    }
     long leaseStarted = System.nanoTime();
     List<LeasedRow> rows =
         repository.lease(
-            relayId, settings.kinds(), wanted, settings.leaseDuration(), settings.ordering());
+            relayId,
+            settings.kinds(),
+            floor.value(),
+            wanted,
+            settings.leaseDuration(),
+            settings.ordering());
     rows.forEach(this::dispatch);
     if (rows.size() == wanted) {
       return 0; // there may be more
@@ -199,6 +214,9 @@ public final class Poller {
     OptionalLong due = repository.millisUntilNextDue(settings.kinds(), settings.ordering());
     if (due.isEmpty()) {
       return pollMillis;
+    }
+    if (due.getAsLong() <= 0 && floor.update(repository.idBounds())) {
+      return 0; // a due row lay below the floor: a late commit, or a row sent back by an operator
     }
     return Math.min(pollMillis, Math.max(MIN_WAIT_MILLIS, due.getAsLong()));
   }

@@ -32,7 +32,7 @@ public class OutboxRepository {
   static final String SQL_DUE =
       """
       SELECT o.id FROM outbox.outbox o
-       WHERE o.kind = ANY (?)
+       WHERE o.kind = ANY (?) AND o.id >= ?
          AND ((o.status = 'pending' AND o.available_at <= now())
            OR (o.status = 'in_flight' AND o.lease_until < now()))
          %s
@@ -126,6 +126,15 @@ public class OutboxRepository {
        WHERE status IN ('pending', 'in_flight')
       """;
 
+  static final String SQL_ID_BOUNDS =
+      """
+      SELECT (SELECT min(id) FROM outbox.outbox WHERE status IN ('pending', 'in_flight')),
+             (SELECT coalesce(max(id), 0) FROM outbox.outbox)
+      """;
+
+  /** The lowest id still pending or in flight, if any, and the highest id in the outbox. */
+  public record IdBounds(OptionalLong lowestWaiting, long highest) {}
+
   /** Rows waiting for delivery (pending or in flight) and the age of the oldest, in seconds. */
   public record Backlog(long rows, double oldestAgeSeconds) {}
 
@@ -139,17 +148,26 @@ public class OutboxRepository {
     this.jdbc = new Jdbc(dataSource);
   }
 
-  /** Leases up to {@code limit} due rows of {@code kinds} for {@code owner}, in one transaction. */
+  /**
+   * Leases up to {@code limit} due rows of {@code kinds} with an id of at least {@code fromId} for
+   * {@code owner}, in one transaction.
+   */
   public List<LeasedRow> lease(
-      String owner, Collection<String> kinds, int limit, Duration lease, boolean ordering) {
+      String owner,
+      Collection<String> kinds,
+      long fromId,
+      int limit,
+      Duration lease,
+      boolean ordering) {
     String sql = SQL_LEASE.formatted(SQL_DUE.formatted(ordering ? SQL_OLDEST_OF_ITS_KEY : ""));
     return jdbc.inTransaction(
         connection -> {
           try (PreparedStatement statement = connection.prepareStatement(sql)) {
             statement.setArray(1, Jdbc.textArray(connection, kinds));
-            statement.setInt(2, limit);
-            statement.setString(3, owner);
-            statement.setLong(4, lease.toMillis());
+            statement.setLong(2, fromId);
+            statement.setInt(3, limit);
+            statement.setString(4, owner);
+            statement.setLong(5, lease.toMillis());
             List<LeasedRow> rows = new ArrayList<>(limit);
             try (ResultSet rs = statement.executeQuery()) {
               while (rs.next()) {
@@ -246,6 +264,20 @@ public class OutboxRepository {
               double millis = rs.getDouble(1);
               return rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(Math.round(millis));
             }
+          }
+        });
+  }
+
+  /** Where the waiting rows' ids start and the outbox's ids end (see {@code LeaseFloor}). */
+  public IdBounds idBounds() {
+    return jdbc.inTransaction(
+        connection -> {
+          try (PreparedStatement statement = connection.prepareStatement(SQL_ID_BOUNDS);
+              ResultSet rs = statement.executeQuery()) {
+            rs.next();
+            long lowest = rs.getLong(1);
+            OptionalLong waiting = rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(lowest);
+            return new IdBounds(waiting, rs.getLong(2));
           }
         });
   }

@@ -25,19 +25,9 @@ class NotifyWakeupTest {
     assertThat(config.pollInterval()).isGreaterThanOrEqualTo(Duration.ofSeconds(30));
     ProviderStub.get();
     // Let the relay go idle: nothing in flight, nothing scheduled for later.
-    await()
-        .pollInSameThread()
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () ->
-                OutboxRows.longs(
-                            """
-                            SELECT count(*) FROM outbox.outbox
-                             WHERE status = 'in_flight'
-                                OR (status = 'pending' AND available_at > now())
-                            """)
-                        .get(0)
-                    == 0);
+    OutboxRows.awaitNone(
+        "status = 'in_flight' OR (status = 'pending' AND available_at > now())",
+        Duration.ofSeconds(30));
     String key = OutboxRows.uniquePrefix("notify") + "receipt";
 
     long id = OutboxRows.insert(OutboxRows.receipt(key));

@@ -6,12 +6,14 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import org.awaitility.Awaitility;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -89,6 +91,14 @@ public final class OutboxRows {
 
   public static long insert(NewRow row) {
     return insert(List.of(row)).get(0);
+  }
+
+  /** Waits until no outbox row matches {@code where} (other tests' rows settle, for example). */
+  public static void awaitNone(String where, Duration atMost) {
+    Awaitility.await()
+        .pollInSameThread()
+        .atMost(atMost)
+        .until(() -> longs("SELECT count(*) FROM outbox.outbox WHERE " + where).get(0) == 0);
   }
 
   public static Row row(long id) {

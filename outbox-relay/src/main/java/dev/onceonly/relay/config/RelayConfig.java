@@ -19,7 +19,7 @@ public interface RelayConfig {
   int batchSize();
 
   /** Most provider calls in flight at once (across all kinds). */
-  @WithDefault("64")
+  @WithDefault("256")
   int maxInFlight();
 
   /** How long a lease lasts; after it, any relay may reclaim the row. Keep it above timeouts. */

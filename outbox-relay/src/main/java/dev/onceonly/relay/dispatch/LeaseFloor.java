@@ -51,7 +51,9 @@ final class LeaseFloor {
     long next = Math.min(lowest, highestBefore + 1);
     boolean lowered = next < floor;
     floor = next;
-    highestBefore = Math.max(highestBefore, bounds.highest());
+    // Not the highest ever seen: if ids start again lower (a restored or emptied table), so must
+    // it.
+    highestBefore = bounds.highest();
     readAt = nanoTime.getAsLong();
     read = true;
     return lowered;

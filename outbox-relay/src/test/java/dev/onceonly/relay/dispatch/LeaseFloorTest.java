@@ -70,4 +70,17 @@ class LeaseFloorTest {
     assertThat(floor.value()).isEqualTo(700);
     assertThat(floor.update(bounds(700, 3_000))).isFalse();
   }
+
+  @Test
+  void idsThatStartAgainLowerTakeTheFloorDownWithThem() {
+    floor.update(nothingWaiting(50_000));
+    floor.update(nothingWaiting(50_000));
+    assertThat(floor.value()).isEqualTo(50_001);
+
+    // The outbox was emptied and its sequence restarted: ids begin at 1 again.
+    floor.update(bounds(3, 10));
+    floor.update(nothingWaiting(10));
+
+    assertThat(floor.value()).isEqualTo(11);
+  }
 }

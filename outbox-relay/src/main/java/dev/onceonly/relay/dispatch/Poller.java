@@ -20,11 +20,12 @@ import java.util.concurrent.TimeoutException;
 import org.jboss.logging.Logger;
 
 /**
- * One relay's loop on a thread of its own: lease as many due rows as there is room for, hand them
- * to the dispatcher, then wait until outcomes were written, a commit notifies, the next known row
- * falls due, or the poll interval passes. Finished attempts are written beside it by a {@link
- * CompletionQueue}, which wakes the loop after each write (a row of the same ordering key, or a
- * retry, may have become due).
+ * One relay's loop on a thread of its own: lease as many due rows as there is room for (from its
+ * {@link LeaseFloor} up, past the delivered rows' dead index entries), hand them to the dispatcher,
+ * then wait until outcomes were written, a commit notifies, the next known row falls due, or the
+ * poll interval passes. Finished attempts are written beside it by a {@link CompletionQueue}, which
+ * wakes the loop after each write (a row of the same ordering key, or a retry, may have become
+ * due).
  */
 public final class Poller {
 

@@ -51,8 +51,8 @@ final class LeaseFloor {
     long next = Math.min(lowest, highestBefore + 1);
     boolean lowered = next < floor;
     floor = next;
-    // Not the highest ever seen: if ids start again lower (a restored or emptied table), so must
-    // it.
+    // The latest highest id, not the highest ever seen: ids may start again lower (a table
+    // emptied or restored), and the floor must follow them down.
     highestBefore = bounds.highest();
     readAt = nanoTime.getAsLong();
     read = true;

@@ -17,30 +17,20 @@ public class Delays {
 
   /** {@code value} computed after {@code millis}, or at once when {@code millis <= 0}. */
   public <T> CompletableFuture<T> after(long millis, Supplier<T> value) {
-    if (millis <= 0) {
-      return compute(value);
-    }
     CompletableFuture<T> result = new CompletableFuture<>();
-    vertx.setTimer(
-        millis,
-        id ->
-            compute(value)
-                .whenComplete(
-                    (item, failure) -> {
-                      if (failure != null) {
-                        result.completeExceptionally(failure);
-                      } else {
-                        result.complete(item);
-                      }
-                    }));
+    if (millis <= 0) {
+      compute(value, result);
+    } else {
+      vertx.setTimer(millis, id -> compute(value, result));
+    }
     return result;
   }
 
-  private static <T> CompletableFuture<T> compute(Supplier<T> value) {
+  private static <T> void compute(Supplier<T> value, CompletableFuture<T> result) {
     try {
-      return CompletableFuture.completedFuture(value.get());
+      result.complete(value.get());
     } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
+      result.completeExceptionally(e);
     }
   }
 }

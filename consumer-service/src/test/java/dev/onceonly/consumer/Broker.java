@@ -31,6 +31,7 @@ public final class Broker implements AutoCloseable {
     factory.setPort(config.getValue("rabbitmq-port", Integer.class));
     factory.setUsername(config.getValue("rabbitmq-username", String.class));
     factory.setPassword(config.getValue("rabbitmq-password", String.class));
+    factory.setVirtualHost(config.getValue("rabbitmq-virtual-host", String.class));
     try {
       return new Broker(factory.newConnection("consumer-service-tests"));
     } catch (IOException | TimeoutException e) {

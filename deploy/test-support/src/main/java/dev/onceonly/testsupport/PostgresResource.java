@@ -13,7 +13,8 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 /**
  * PostgreSQL for a Quarkus test: a Testcontainers container where Docker answers, otherwise the
  * machine's own server on 127.0.0.1:5432 (trust auth), in a database of its own that is created if
- * missing. Init arg {@code database} names that database (default {@code onceonly_test}).
+ * missing. Init arg {@code database} names that database (default {@code onceonly_test}); with
+ * {@link Isolation} set, its suffix is appended so that two checkouts can run their tests at once.
  */
 public class PostgresResource implements QuarkusTestResourceLifecycleManager {
 
@@ -26,7 +27,7 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
 
   @Override
   public void init(Map<String, String> initArgs) {
-    database = initArgs.getOrDefault("database", database);
+    database = Isolation.database(initArgs.getOrDefault("database", database));
   }
 
   @Override

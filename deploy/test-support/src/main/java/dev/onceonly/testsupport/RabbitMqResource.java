@@ -6,7 +6,8 @@ import org.testcontainers.rabbitmq.RabbitMQContainer;
 
 /**
  * RabbitMQ for a Quarkus test: a Testcontainers container where Docker answers, otherwise the
- * machine's own broker on 127.0.0.1:5672 with guest/guest.
+ * machine's own broker on 127.0.0.1:5672 with guest/guest (in vhost {@code /}, or in a vhost of its
+ * own when {@link Isolation} is set).
  */
 public class RabbitMqResource implements QuarkusTestResourceLifecycleManager {
 
@@ -24,10 +25,11 @@ public class RabbitMqResource implements QuarkusTestResourceLifecycleManager {
           container.getHost(),
           container.getAmqpPort(),
           container.getAdminUsername(),
-          container.getAdminPassword());
+          container.getAdminPassword(),
+          "/");
     }
     LocalService.requireListening("RabbitMQ", LOCAL_HOST, LOCAL_PORT, "rabbitmq-server -detached");
-    return config(LOCAL_HOST, LOCAL_PORT, "guest", "guest");
+    return config(LOCAL_HOST, LOCAL_PORT, "guest", "guest", Isolation.localVhost());
   }
 
   @Override
@@ -37,11 +39,13 @@ public class RabbitMqResource implements QuarkusTestResourceLifecycleManager {
     }
   }
 
-  private static Map<String, String> config(String host, int port, String user, String password) {
+  private static Map<String, String> config(
+      String host, int port, String user, String password, String vhost) {
     return Map.of(
         "rabbitmq-host", host,
         "rabbitmq-port", Integer.toString(port),
         "rabbitmq-username", user,
-        "rabbitmq-password", password);
+        "rabbitmq-password", password,
+        "rabbitmq-virtual-host", vhost);
   }
 }

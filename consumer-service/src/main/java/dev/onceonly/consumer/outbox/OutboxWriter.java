@@ -5,8 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.onceonly.consumer.db.Jdbc;
 import dev.onceonly.model.IdempotencyKeys;
 import dev.onceonly.model.OutboxKind;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -14,7 +17,8 @@ import java.util.Map;
  * outbox.outbox} and {@code outbox.outbox_keys}. The idempotency key is derived from consumer and
  * message key and taken in {@code outbox_keys} before the row is written: the key stays taken long
  * after the relay removed the delivered row ({@code relay.retention.key-window}), so even a message
- * replayed after its claim expired cannot queue a second provider call.
+ * replayed after its claim expired cannot queue a second provider call. Each row carries the trace
+ * of the message that wrote it ({@code trace_parent}), for the relay to continue.
  */
 @ApplicationScoped
 public class OutboxWriter {
@@ -26,8 +30,9 @@ public class OutboxWriter {
           ON CONFLICT DO NOTHING
           RETURNING idempotency_key)
       INSERT INTO outbox.outbox
-             (kind, payload, idempotency_key, ordering_key, source_consumer, source_message_key)
-      SELECT ?, ?::jsonb, idempotency_key, ?, ?, ? FROM taken
+             (kind, payload, idempotency_key, ordering_key, source_consumer, source_message_key,
+              trace_parent)
+      SELECT ?, ?::jsonb, idempotency_key, ?, ?, ?, ? FROM taken
       ON CONFLICT (idempotency_key) DO NOTHING
       """;
 
@@ -54,8 +59,19 @@ public class OutboxWriter {
             toJson(payload),
             orderingKey,
             consumer,
-            messageKey)
+            messageKey,
+            traceparent())
         == 1;
+  }
+
+  /**
+   * The W3C {@code traceparent} of the message being handled (its claim span, or the producer's own
+   * when tracing is off), for the relay to continue; null outside any trace.
+   */
+  static String traceparent() {
+    Map<String, String> carrier = new HashMap<>(2);
+    W3CTraceContextPropagator.getInstance().inject(Context.current(), carrier, Map::put);
+    return carrier.get("traceparent");
   }
 
   private String toJson(Map<String, Object> payload) {

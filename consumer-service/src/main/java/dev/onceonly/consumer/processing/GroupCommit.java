@@ -2,6 +2,8 @@ package dev.onceonly.consumer.processing;
 
 import dev.onceonly.consumer.config.ConsumerConfig;
 import dev.onceonly.consumer.metrics.ConsumerMetrics;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -31,6 +33,9 @@ public class GroupCommit {
   private static final Logger LOG = Logger.getLogger(GroupCommit.class);
   private static final long IDLE_POLL_MS = 200;
 
+  /** Span attribute: how many messages shared the message's claim transaction. */
+  static final AttributeKey<Long> BATCH_ATTRIBUTE = AttributeKey.longKey("onceonly.batch.messages");
+
   private final Batcher batcher;
 
   public GroupCommit(
@@ -43,6 +48,9 @@ public class GroupCommit {
             batch.linger(),
             submissions -> {
               metrics.batch(submissions.size());
+              for (Submission s : submissions) {
+                Span.fromContext(s.trace()).setAttribute(BATCH_ATTRIBUTE, submissions.size());
+              }
               return processor.processAll(submissions);
             });
   }

@@ -32,10 +32,13 @@ public class IdempotentProcessor {
 
   /** Handles one valid message in its own transaction, retried when the failure is transient. */
   public Outcome process(ConsumerName consumer, DecodedEvent decoded, String payload) {
-    Submission submission = new Submission(consumer, decoded, payload);
-    decider.effectOf(consumer, decoded);
+    return process(new Submission(consumer, decoded, payload));
+  }
+
+  private Outcome process(Submission submission) {
+    decider.effectOf(submission.consumer(), submission.decoded());
     return retry.run(
-        decoded.event().messageKey(),
+        submission.decoded().event().messageKey(),
         () ->
             QuarkusTransaction.requiringNew()
                 .call(() -> decider.decide(submission, Instant.now())));
@@ -66,7 +69,7 @@ public class IdempotentProcessor {
 
   private Decision processAlone(Submission s) {
     try {
-      return Decision.of(process(s.consumer(), s.decoded(), s.payload()));
+      return Decision.of(process(s));
     } catch (RuntimeException e) {
       return Decision.failed(e);
     }

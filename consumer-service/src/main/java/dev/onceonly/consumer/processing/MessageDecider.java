@@ -10,6 +10,7 @@ import dev.onceonly.consumer.config.ConsumerConfig;
 import dev.onceonly.consumer.processing.EventWindows.Window;
 import dev.onceonly.model.DecodedEvent;
 import dev.onceonly.model.LoyaltyEvent;
+import io.opentelemetry.context.Scope;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import java.sql.SQLException;
@@ -163,9 +164,17 @@ public class MessageDecider {
                   + "): the keys that would stop a second effect may be gone");
           return Outcome.REJECTED;
         }
-        return effect.apply(event, false);
+        return apply(effect, s, false);
       default:
-        return effect.apply(event, false);
+        return apply(effect, s, false);
+    }
+  }
+
+  /** Applies the effect within the message's trace: the outbox rows it writes carry that trace. */
+  private static Outcome apply(MessageEffect effect, Submission s, boolean claimedNow)
+      throws SQLException {
+    try (Scope scope = s.trace().makeCurrent()) {
+      return effect.apply(s.decoded().event(), claimedNow);
     }
   }
 
@@ -174,7 +183,7 @@ public class MessageDecider {
       throws SQLException {
     return switch (claim) {
       case CLAIMED -> {
-        Outcome outcome = effect.apply(s.decoded().event(), true);
+        Outcome outcome = apply(effect, s, true);
         yield outcome == Outcome.DUPLICATE ? claimedButDecidedBefore(effect, s, day) : outcome;
       }
       case DUPLICATE -> Outcome.DUPLICATE;

@@ -5,6 +5,8 @@ import dev.onceonly.consumer.claim.ConsumerName;
 import dev.onceonly.consumer.deadletter.DeadLetterReplayer;
 import dev.onceonly.consumer.messaging.Queues;
 import dev.onceonly.consumer.security.Roles;
+import dev.onceonly.web.Params;
+import dev.onceonly.web.ProblemException;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.POST;
@@ -18,6 +20,9 @@ import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 /** Replays a consumer's dead-letter queue to the route each message first came through. */
 @Path("/dead-letters")
@@ -45,13 +50,14 @@ public class DeadLetterResource {
           "Move up to 'limit' (1-1000, default 100) messages of a dead-letter queue back to their"
               + " exchange and routing key; already applied messages come out as duplicates")
   public DeadLetterReplayer.Report replay(
-      @PathParam("queue") String queue, @QueryParam("limit") Integer limit)
+      @PathParam("queue") String queue,
+      @QueryParam("limit")
+          @Parameter(
+              description = "1 to 1000, default 100",
+              schema = @Schema(type = SchemaType.INTEGER))
+          String limit)
       throws IOException, TimeoutException, SQLException {
-    int batch = limit == null ? 100 : limit;
-    if (batch < 1 || batch > MAX_BATCH) {
-      throw ProblemException.badRequest(
-          "limit must be between 1 and " + MAX_BATCH + ", was " + batch);
-    }
+    int batch = Params.wholeNumber("limit", limit, 100, 1, MAX_BATCH);
     String dlq = deadLetterQueue(queue);
     DeadLetterReplayer.Report report = replayer.replay(dlq, batch);
     audit.record(

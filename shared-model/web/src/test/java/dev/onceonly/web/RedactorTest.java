@@ -1,4 +1,4 @@
-package dev.onceonly.relay.operations;
+package dev.onceonly.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -43,4 +43,14 @@ class RedactorTest {
     assertThat(redactor.redact(json.readTree("\"to\"")).asText()).isEqualTo("to");
     assertThat(redactor.redact(json.readTree("[1,2]")).toString()).isEqualTo("[1,2]");
   }
+
+  @Test
+  void storedTextIsRedactedWhenItIsAPayloadAndKeptWhenItIsPlainText() {
+    assertThat(redactor.redactText("{\"customerEmail\":\"a@b.c\",\"orderId\":\"o1\"}"))
+        .isEqualTo("{\"customerEmail\":\"***\",\"orderId\":\"o1\"}");
+    assertThat(redactor.redactText("customer c1 cannot cover 500 points"))
+        .isEqualTo("customer c1 cannot cover 500 points");
+    assertThat(redactor.redactText("{\"to\": \"a@b.c\", broken")).isEqualTo(Redactor.MASK);
+    assertThat(redactor.redactText(null)).isNull();
+  }
 }

@@ -10,7 +10,8 @@
 # Usage: deploy/run-pipeline.sh [--keep-running] [--skip-build]
 #        deploy/run-pipeline.sh --stop        stops what --keep-running left running
 # Knobs (environment): ORDERS=1500 CUSTOMERS=300 SEED=<random> DRAIN_TIMEOUT=180
-#   CONSUMER_PORT=8080 RELAY_PORT=8081 SANDBOX_PORT=8089 JAVA_OPTS="-Xmx256m"
+#   CONSUMER_PORT=8080 RELAY_PORT=8081 SANDBOX_PORT=8089 (API ports)
+#   CONSUMER_MANAGEMENT_PORT=9000 RELAY_MANAGEMENT_PORT=9001 (health and metrics) JAVA_OPTS="-Xmx256m"
 #   FAULTS='<JSON for PUT /sandbox/faults>'
 set -euo pipefail
 
@@ -28,9 +29,14 @@ DB_URL=jdbc:postgresql://127.0.0.1:5432/$DB
 CONSUMER_PORT=${CONSUMER_PORT:-8080}
 RELAY_PORT=${RELAY_PORT:-8081}
 SANDBOX_PORT=${SANDBOX_PORT:-8089}
+CONSUMER_MANAGEMENT_PORT=${CONSUMER_MANAGEMENT_PORT:-9000}
+RELAY_MANAGEMENT_PORT=${RELAY_MANAGEMENT_PORT:-9001}
 CONSUMER_URL=http://127.0.0.1:$CONSUMER_PORT
 RELAY_URL=http://127.0.0.1:$RELAY_PORT
 SANDBOX_URL=http://127.0.0.1:$SANDBOX_PORT
+# Health and metrics of the two services are on their management ports (the sandbox has none).
+CONSUMER_MANAGEMENT_URL=http://127.0.0.1:$CONSUMER_MANAGEMENT_PORT
+RELAY_MANAGEMENT_URL=http://127.0.0.1:$RELAY_MANAGEMENT_PORT
 ORDERS=${ORDERS:-1500}
 CUSTOMERS=${CUSTOMERS:-300}
 SEED=${SEED:-$((RANDOM * 32768 + RANDOM))}
@@ -138,8 +144,8 @@ if running_from_pids; then
   die "an earlier run is still running (see ${PIDS#"$ROOT"/}): stop it first with deploy/run-pipeline.sh --stop"
 fi
 rm -f "$PIDS"
-for port in "$CONSUMER_PORT" "$RELAY_PORT" "$SANDBOX_PORT"; do
-  port_open "$port" && die "port $port is taken by another process; free it or set CONSUMER_PORT / RELAY_PORT / SANDBOX_PORT"
+for port in "$CONSUMER_PORT" "$RELAY_PORT" "$SANDBOX_PORT" "$CONSUMER_MANAGEMENT_PORT" "$RELAY_MANAGEMENT_PORT"; do
+  port_open "$port" && die "port $port is taken by another process; free it or set CONSUMER_PORT / RELAY_PORT / SANDBOX_PORT / CONSUMER_MANAGEMENT_PORT / RELAY_MANAGEMENT_PORT"
 done
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -197,7 +203,7 @@ start() { # <name> <jar> <env...>: java -jar in its own session, logging to depl
   env "$@" setsid java $JAVA_OPTS -jar "$jar" >"$RUN/$name.log" 2>&1 </dev/null &
   echo "$name $! $jar" >>"$PIDS"
 }
-await_ready() { # <name> <url>
+await_ready() { # <name> <health url, the management port for the services>
   local name=$1 url=$2 pid
   pid=$(awk -v n="$1" '$1 == n { print $2 }' "$PIDS")
   for _ in $(seq 1 120); do
@@ -219,7 +225,7 @@ AUTH_ENV=(QUARKUS_SECURITY_USERS_EMBEDDED_USERS_OPERATOR="$OPERATOR_HASH"
 # The sandbox and the consumer start side by side; the relay waits for the consumer, which
 # migrates the outbox schema that the relay only checks.
 start provider-sandbox "$SANDBOX_JAR" QUARKUS_HTTP_PORT="$SANDBOX_PORT"
-start consumer-service "$CONSUMER_JAR" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$CONSUMER_PORT" CONSUMER_THREADS=4 \
+start consumer-service "$CONSUMER_JAR" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$CONSUMER_PORT" MANAGEMENT_PORT="$CONSUMER_MANAGEMENT_PORT" CONSUMER_THREADS=4 \
   RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest RABBITMQ_VHOST="$VHOST"
 await_ready provider-sandbox "$SANDBOX_URL"
 curl -fsS -X POST "$SANDBOX_URL/sandbox/reset" -o /dev/null
@@ -227,20 +233,20 @@ printf '%s' "$FAULTS" | curl -fsS -X PUT -H 'Content-Type: application/json' --d
   "$SANDBOX_URL/sandbox/faults" -o "$RUN/faults.json" || die "the sandbox refused the fault settings: $FAULTS"
 say "  faults on: $(tr -d ' \n' <<<"$FAULTS")"
 
-await_ready consumer-service "$CONSUMER_URL"
-start outbox-relay "$RELAY_JAR" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$RELAY_PORT" RELAY_ID=demo-relay \
+await_ready consumer-service "$CONSUMER_MANAGEMENT_URL"
+start outbox-relay "$RELAY_JAR" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$RELAY_PORT" MANAGEMENT_PORT="$RELAY_MANAGEMENT_PORT" RELAY_ID=demo-relay \
   PROVIDER_URL="$SANDBOX_URL"
-await_ready outbox-relay "$RELAY_URL"
+await_ready outbox-relay "$RELAY_MANAGEMENT_URL"
 
 # --- 4. feed ------------------------------------------------------------------------------------
 step 4/7 "feed: duplicates, concurrent redeliveries, a conflict, a poison message, redemptions"
-pipeline_java dev.onceonly.pipeline.Feed --consumer-url="$CONSUMER_URL" --summary="$SUMMARY" \
+pipeline_java dev.onceonly.pipeline.Feed --consumer-management-url="$CONSUMER_MANAGEMENT_URL" --summary="$SUMMARY" \
   --orders="$ORDERS" --customers="$CUSTOMERS" --seed="$SEED" "${amqp_args[@]}"
 
 # --- 5. drain -----------------------------------------------------------------------------------
 step 5/7 "drain: queues empty, consumers done, outbox delivered (at most $DRAIN_TIMEOUT s)"
 drained=0
-pipeline_java dev.onceonly.pipeline.Drain --consumer-url="$CONSUMER_URL" --summary="$SUMMARY" \
+pipeline_java dev.onceonly.pipeline.Drain --consumer-management-url="$CONSUMER_MANAGEMENT_URL" --summary="$SUMMARY" \
   --db-url="$DB_URL" --timeout-seconds="$DRAIN_TIMEOUT" "${amqp_args[@]}" && drained=1
 curl -fsS -X DELETE "$SANDBOX_URL/sandbox/faults" -o /dev/null && say "  faults switched off"
 [[ $drained -eq 1 ]] || say "  not drained: the proof below shows what is missing"
@@ -249,7 +255,7 @@ curl -fsS -X DELETE "$SANDBOX_URL/sandbox/faults" -o /dev/null && say "  faults 
 step 6/7 "proof"
 proved=0
 pipeline_java dev.onceonly.pipeline.Verify --summary="$SUMMARY" --db-url="$DB_URL" \
-  --consumer-url="$CONSUMER_URL" --sandbox-url="$SANDBOX_URL" "${amqp_args[@]}" && proved=1
+  --consumer-management-url="$CONSUMER_MANAGEMENT_URL" --sandbox-url="$SANDBOX_URL" "${amqp_args[@]}" && proved=1
 REACHED_PROOF=1
 
 # --- 7. where to look ---------------------------------------------------------------------------
@@ -277,10 +283,10 @@ show "faults" "$SANDBOX_URL/sandbox/faults"
 show "payout effects" "$SANDBOX_URL/sandbox/effects/payouts?limit=20"
 show "one receipt's calls" "$SANDBOX_URL/sandbox/calls/receipts/oo1:send_receipt:receipts:order-completed:ord-00001"
 say " metrics and health"
-show "consumer metrics" "$CONSUMER_URL/q/metrics"
-show "relay metrics" "$RELAY_URL/q/metrics"
-show "consumer health" "$CONSUMER_URL/q/health"
-show "relay health" "$RELAY_URL/q/health"
+show "consumer metrics" "$CONSUMER_MANAGEMENT_URL/q/metrics"
+show "relay metrics" "$RELAY_MANAGEMENT_URL/q/metrics"
+show "consumer health" "$CONSUMER_MANAGEMENT_URL/q/health"
+show "relay health" "$RELAY_MANAGEMENT_URL/q/health"
 show "sandbox health" "$SANDBOX_URL/q/health"
 say " data and operations"
 say "  psql -h 127.0.0.1 -U postgres -d $DB   (schemas loyalty and outbox)"

@@ -30,6 +30,7 @@ SKIP_BUILD=${SKIP_BUILD:-0}
 CONSUMER_JAVA_OPTS=${CONSUMER_JAVA_OPTS:-"-Xms64m -Xmx160m -XX:+UseSerialGC -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=64m -Xss512k"}
 
 HTTP_PORT=18080
+MANAGEMENT_PORT=19080 # health and metrics
 DB=onceonly_bench
 PGBENCH_DB=onceonly_pgbench
 VHOST=onceonly-bench
@@ -145,7 +146,7 @@ say "consumer: starting (threads $THREADS, prefetch $PREFETCH, JVM $CONSUMER_JAV
 env MALLOC_ARENA_MAX=2 DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB" DB_USER=postgres DB_PASSWORD= \
   RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest \
   RABBITMQ_VHOST="$VHOST" CONSUMER_THREADS="$THREADS" CONSUMER_PREFETCH="$PREFETCH" \
-  HTTP_PORT="$HTTP_PORT" ${DB_POOL_SIZE:+DB_POOL_SIZE=$DB_POOL_SIZE} \
+  HTTP_PORT="$HTTP_PORT" MANAGEMENT_PORT="$MANAGEMENT_PORT" ${DB_POOL_SIZE:+DB_POOL_SIZE=$DB_POOL_SIZE} \
   QUARKUS_SECURITY_USERS_EMBEDDED_USERS_BENCH="$BENCH_HASH" \
   QUARKUS_SECURITY_USERS_EMBEDDED_ROLES_BENCH=outbox-viewer \
   java $CONSUMER_JAVA_OPTS -Dquarkus.micrometer.export.prometheus.step=10s \
@@ -153,16 +154,16 @@ env MALLOC_ARENA_MAX=2 DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB" DB_USER=pos
 CONSUMER_PID=$!
 for _ in $(seq 300); do
   kill -0 "$CONSUMER_PID" 2>/dev/null || { tail -30 "$CONSUMER_LOG" >&2; die "consumer-service exited at start"; }
-  curl -sf "http://127.0.0.1:$HTTP_PORT/q/health/ready" >/dev/null 2>&1 && break
+  curl -sf "http://127.0.0.1:$MANAGEMENT_PORT/q/health/ready" >/dev/null 2>&1 && break
   sleep 0.3
 done
-curl -sf "http://127.0.0.1:$HTTP_PORT/q/health/ready" >/dev/null || die "consumer-service not ready after 90 s"
+curl -sf "http://127.0.0.1:$MANAGEMENT_PORT/q/health/ready" >/dev/null || die "consumer-service not ready after 90 s"
 IDLE_RSS=$(awk '/^VmRSS:/{printf "%.0f", $2/1024}' "/proc/$CONSUMER_PID/status")
 say "consumer: ready, pid $CONSUMER_PID, RSS ${IDLE_RSS} MB idle"
 
 OCCURRED_AT=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 batch_totals() { # prints "<transactions> <messages>" of the group commit so far
-  curl -sf "http://127.0.0.1:$HTTP_PORT/q/metrics" \
+  curl -sf "http://127.0.0.1:$MANAGEMENT_PORT/q/metrics" \
     | awk '/^onceonly_consumer_batch_messages_count/{c=$2} /^onceonly_consumer_batch_messages_sum/{s=$2} END{printf "%d %d", c, s}'
 }
 phase() { # <name> <series> <count> <await>
@@ -171,7 +172,7 @@ phase() { # <name> <series> <count> <await>
   before=$(batch_totals)
   bench_java dev.onceonly.bench.Publish --run "$STAMP" --series "$2" --count "$3" --await "$4" \
     --occurred-at "$OCCURRED_AT" --customers "$CUSTOMERS" --max-backlog "$MAX_BACKLOG" \
-    --metrics-url "http://127.0.0.1:$HTTP_PORT/q/metrics" --consumer-pid "$CONSUMER_PID" \
+    --metrics-url "http://127.0.0.1:$MANAGEMENT_PORT/q/metrics" --consumer-pid "$CONSUMER_PID" \
     --rabbitmq-vhost "$VHOST" >"$WORK/$1.kv" || die "phase $1 failed"
   after=$(batch_totals)
   echo "batch_transactions=$((${after% *} - ${before% *}))" >>"$WORK/$1.kv"

@@ -40,8 +40,11 @@ SANDBOX_PORT=18089
 RELAY_PORT=18081
 CONSUMER_PORT=18082
 SANDBOX_URL=http://127.0.0.1:$SANDBOX_PORT
-RELAY_URL=http://127.0.0.1:$RELAY_PORT
-CONSUMER_URL=http://127.0.0.1:$CONSUMER_PORT
+# Health and metrics of the two services are on management ports of their own.
+RELAY_MANAGEMENT_PORT=19081
+CONSUMER_MANAGEMENT_PORT=19082
+RELAY_MANAGEMENT_URL=http://127.0.0.1:$RELAY_MANAGEMENT_PORT
+CONSUMER_MANAGEMENT_URL=http://127.0.0.1:$CONSUMER_MANAGEMENT_PORT
 DB=onceonly_relaybench
 CEILING_DB=onceonly_relayceiling
 VHOST=onceonly-relaybench
@@ -163,7 +166,7 @@ done
 "${PG[@]}" -d postgres -Atc 'select 1' >/dev/null ||
   die "PostgreSQL does not answer on 127.0.0.1:5432 as postgres (start it: pg_ctlcluster 15 main start)"
 rabbitmqctl -q list_vhosts >/dev/null 2>&1 || die "rabbitmqctl cannot reach RabbitMQ (start it: rabbitmq-server -detached)"
-for port in $SANDBOX_PORT $RELAY_PORT $CONSUMER_PORT; do
+for port in $SANDBOX_PORT $RELAY_PORT $CONSUMER_PORT $RELAY_MANAGEMENT_PORT $CONSUMER_MANAGEMENT_PORT; do
   port_open "$port" && die "port $port is taken: is an earlier relay benchmark still running?"
 done
 mkdir -p "$LOGS"
@@ -224,10 +227,10 @@ DB_ENV=(DB_URL="$DB_URL" DB_USER=postgres DB_PASSWORD=)
 start provider-sandbox "$SANDBOX_JAR" "${SANDBOX_JAVA_OPTS:--Xmx256m} -Xlog:gc:file=$LOGS/provider-sandbox-gc.log" \
   QUARKUS_HTTP_PORT="$SANDBOX_PORT"
 start consumer-service "$CONSUMER_JAR" "$CONSUMER_JAVA_OPTS -Dquarkus.micrometer.export.prometheus.step=10s" \
-  "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$CONSUMER_PORT" CONSUMER_THREADS=4 \
+  "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$CONSUMER_PORT" MANAGEMENT_PORT="$CONSUMER_MANAGEMENT_PORT" CONSUMER_THREADS=4 \
   RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest RABBITMQ_VHOST="$VHOST"
 await_ready provider-sandbox "$SANDBOX_URL"
-await_ready consumer-service "$CONSUMER_URL"
+await_ready consumer-service "$CONSUMER_MANAGEMENT_URL"
 curl -fsS -X DELETE "$SANDBOX_URL/sandbox/faults" -o /dev/null || true
 CONSUMER_PID=${PIDS[consumer-service]}
 say "[services] ready (sandbox pid ${PIDS[provider-sandbox]}, consumer pid $CONSUMER_PID); sandbox faults off"
@@ -238,14 +241,14 @@ gc_pauses() { # <service>: count, total and longest pause in its GC log
 }
 start_relay() {
   start outbox-relay "$RELAY_JAR" "$RELAY_JAVA_OPTS -Xlog:gc:file=$LOGS/outbox-relay-gc.log" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$RELAY_PORT" \
-    RELAY_ID=relaybench PROVIDER_URL="$SANDBOX_URL" \
+    MANAGEMENT_PORT="$RELAY_MANAGEMENT_PORT" RELAY_ID=relaybench PROVIDER_URL="$SANDBOX_URL" \
     ${RELAY_BATCH_SIZE:+RELAY_BATCH_SIZE=$RELAY_BATCH_SIZE} ${RELAY_MAX_IN_FLIGHT:+RELAY_MAX_IN_FLIGHT=$RELAY_MAX_IN_FLIGHT}
   RELAY_PID=${PIDS[outbox-relay]}
 }
 publish() { # <phase> <series> <count>: OrderCompleted through RabbitMQ until both consumers applied them
   bench_java dev.onceonly.bench.Publish --run "$STAMP" --series "$2" --count "$3" --await applied \
     --occurred-at "$OCCURRED_AT" --customers 10000 --max-backlog 4000 \
-    --metrics-url "$CONSUMER_URL/q/metrics" --consumer-pid "$CONSUMER_PID" \
+    --metrics-url "$CONSUMER_MANAGEMENT_URL/q/metrics" --consumer-pid "$CONSUMER_PID" \
     --rabbitmq-vhost "$VHOST" >"$WORK/$1.kv" 2>"$WORK/$1.err" || { tail "$WORK/$1.err" >&2; die "publishing $1 failed"; }
 }
 OCCURRED_AT=$(date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -404,7 +407,7 @@ read -r lat_parts < <(sql "SELECT concat_ws(', ',
 lat_achieved=$(awk -v n="$LATENCY_ROWS_PER_COMMIT" '/^tps = /{ printf "%.0f", $3 * n }' "$WORK/latency.out")
 lat_lag=$(grep -m1 'schedule lag' "$WORK/latency.out" | sed 's/.*lag[:=]* *//' || true)
 relay_hwm=$(hwm "$RELAY_PID")
-relay_metric=$(curl -fsS "$RELAY_URL/q/metrics" 2>/dev/null | grep '^onceonly_relay_delivery_latency_seconds{' |
+relay_metric=$(curl -fsS "$RELAY_MANAGEMENT_URL/q/metrics" 2>/dev/null | grep '^onceonly_relay_delivery_latency_seconds{' |
   grep -E 'quantile="0\.(5|99)"' | awk '{ match($0, /quantile="[0-9.]+"/); printf "p%s %.1f ms\n", substr($0, RSTART + 10, RLENGTH - 11), $NF * 1000 }' | tr '\n' ' ' || true)
 say "[latency] $lat_rows rows at $lat_achieved/s: commit to delivered p50 $ack_p50 ms, p99 $ack_p99 ms, max $ack_max ms; insert start to delivered p50 $lat_p50, p99 $lat_p99 ms ($lat_undelivered undelivered); RSS max $latency_rss MB; load $(load)"
 

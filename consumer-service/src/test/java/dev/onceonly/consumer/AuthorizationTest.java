@@ -8,8 +8,10 @@ import dev.onceonly.testsupport.PostgresResource;
 import dev.onceonly.testsupport.RabbitMqResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.specification.RequestSpecification;
+import java.net.URL;
 import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -34,14 +36,18 @@ class AuthorizationTest {
 
   private static final String CHANGE = "/dead-letters/profiles/replay?limit=1";
 
+  /** The management interface ({@code http://host:port/q/}): health and metrics, no login. */
+  @TestHTTPResource(value = "/", management = true)
+  URL management;
+
   @Test
   void anonymousCallersAreRefusedEverywhereButHealthAndMetrics() {
     for (String path : READS) {
       given().get(path).then().statusCode(401);
     }
     given().post(CHANGE).then().statusCode(401);
-    given().get("/q/health/ready").then().statusCode(200);
-    given().get("/q/metrics").then().statusCode(200);
+    given().baseUri(management.toString()).get("health/ready").then().statusCode(200);
+    given().baseUri(management.toString()).get("metrics").then().statusCode(200);
   }
 
   @Test

@@ -12,7 +12,10 @@ import dev.onceonly.relay.support.OutboxRows;
 import dev.onceonly.relay.support.OutboxTestResource;
 import dev.onceonly.relay.support.ProviderStub;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.specification.RequestSpecification;
+import java.net.URL;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -20,10 +23,26 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(value = OutboxTestResource.class, restrictToAnnotatedClass = false)
 class HealthAndMetricsTest {
 
+  /**
+   * The management interface ({@code http://host:port/q/}): health and metrics, apart from the API.
+   */
+  @TestHTTPResource(value = "/", management = true)
+  URL management;
+
+  private RequestSpecification onManagementPort() {
+    return given().baseUri(management.toString());
+  }
+
+  @Test
+  void healthAndMetricsAreNotServedOnTheApiPort() {
+    Api.admin().get("/q/health/ready").then().statusCode(404);
+    Api.admin().get("/q/metrics").then().statusCode(404);
+  }
+
   @Test
   void readinessIncludesTheOutboxSchemaAndTheDatabase() {
-    given()
-        .get("/q/health/ready")
+    onManagementPort()
+        .get("health/ready")
         .then()
         .statusCode(200)
         .body("status", is("UP"))
@@ -33,8 +52,8 @@ class HealthAndMetricsTest {
 
   @Test
   void livenessReportsThePollerHeartbeat() {
-    given()
-        .get("/q/health/live")
+    onManagementPort()
+        .get("health/live")
         .then()
         .statusCode(200)
         .body("status", is("UP"))
@@ -50,8 +69,8 @@ class HealthAndMetricsTest {
         .atMost(Duration.ofSeconds(10))
         .until(() -> OutboxRows.status(id).equals("delivered"));
 
-    given()
-        .get("/q/metrics")
+    onManagementPort()
+        .get("metrics")
         .then()
         .statusCode(200)
         .body(containsString("onceonly_relay_pending "))
@@ -76,13 +95,13 @@ class HealthAndMetricsTest {
     Api.admin().post("/outbox/" + id + "/cancel").then().statusCode(200);
 
     assertThat(metric(series)).isEqualTo(before + 1);
-    assertThat(given().get("/q/metrics").asString())
+    assertThat(onManagementPort().get("metrics").asString())
         .contains("onceonly_relay_retention_deleted_total{status=\"delivered\"}");
   }
 
-  private static double metric(String series) {
-    return given()
-        .get("/q/metrics")
+  private double metric(String series) {
+    return onManagementPort()
+        .get("metrics")
         .asString()
         .lines()
         .filter(line -> line.startsWith(series + " "))

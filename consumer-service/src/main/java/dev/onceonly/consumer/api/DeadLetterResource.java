@@ -1,7 +1,7 @@
 package dev.onceonly.consumer.api;
 
+import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.consumer.audit.AuditRepository;
-import dev.onceonly.consumer.claim.ConsumerName;
 import dev.onceonly.consumer.deadletter.DeadLetterReplayer;
 import dev.onceonly.consumer.messaging.Queues;
 import dev.onceonly.consumer.security.Roles;
@@ -15,10 +15,9 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.io.IOException;
+import jakarta.ws.rs.core.Response;
 import java.sql.SQLException;
 import java.util.Arrays;
-import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -47,8 +46,10 @@ public class DeadLetterResource {
   @Path("{queue}/replay")
   @Operation(
       summary =
-          "Move up to 'limit' (1-1000, default 100) messages of a dead-letter queue back to their"
-              + " exchange and routing key; already applied messages come out as duplicates")
+          "Move up to 'limit' (1-1000, default 100) messages of a consumer's dead-letter queue back"
+              + " to that consumer's queue alone, with their routing key; already applied"
+              + " messages come out as duplicates. A replay the broker stops part way is audited"
+              + " with what moved and answered 503")
   public DeadLetterReplayer.Report replay(
       @PathParam("queue") String queue,
       @QueryParam("limit")
@@ -56,24 +57,35 @@ public class DeadLetterResource {
               description = "1 to 1000, default 100",
               schema = @Schema(type = SchemaType.INTEGER))
           String limit)
-      throws IOException, TimeoutException, SQLException {
+      throws SQLException {
     int batch = Params.wholeNumber("limit", limit, 100, 1, MAX_BATCH);
-    String dlq = deadLetterQueue(queue);
-    DeadLetterReplayer.Report report = replayer.replay(dlq, batch);
+    ConsumerName consumer = consumerOf(queue);
+    DeadLetterReplayer.Report report = replayer.replay(consumer, batch);
     audit.record(
         identity.getPrincipal().getName(),
         "dead-letter-replay",
-        dlq,
-        "limit=" + batch,
+        report.queue(),
+        "limit=" + batch + (report.complete() ? "" : "; stopped: " + report.problem()),
         report.moved());
+    if (!report.complete()) {
+      throw new ProblemException(
+          Response.Status.SERVICE_UNAVAILABLE.getStatusCode(),
+          "replay of "
+              + report.queue()
+              + " stopped after "
+              + report.moved()
+              + " message(s) moved: "
+              + report.problem()
+              + "; the others are still in the dead-letter queue, replay again once the broker"
+              + " is well");
+    }
     return report;
   }
 
   /** Accepts a consumer name or its dead-letter queue's name; nothing else. */
-  private static String deadLetterQueue(String queue) {
+  private static ConsumerName consumerOf(String queue) {
     return Arrays.stream(ConsumerName.values())
         .filter(c -> c.value().equals(queue) || Queues.deadLetterQueue(c).equals(queue))
-        .map(Queues::deadLetterQueue)
         .findFirst()
         .orElseThrow(
             () ->

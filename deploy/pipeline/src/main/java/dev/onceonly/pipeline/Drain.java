@@ -11,7 +11,8 @@ import java.util.Map;
  * sent (or its counters stopped moving), then no outbox row pending or in flight. Prints a progress
  * line every few seconds; exits 3 if the bound passes first.
  *
- * <p>Options: {@code --consumer-url= --summary= --db-url= [--timeout-seconds=180] [--amqp-...]}
+ * <p>Options: {@code --consumer-management-url= --summary= --db-url= [--timeout-seconds=180]
+ * [--amqp-...]}
  */
 public final class Drain {
 
@@ -24,7 +25,7 @@ public final class Drain {
 
   public static void main(String[] args) throws Exception {
     Options options = new Options(args);
-    String consumerUrl = options.required("consumer-url");
+    String consumerManagementUrl = options.required("consumer-management-url");
     FeedSummary sent = FeedSummary.read(Path.of(options.required("summary")));
     Map<String, Integer> expected =
         Map.of(
@@ -41,7 +42,7 @@ public final class Drain {
         PipelineDb db = new PipelineDb(options.database())) {
       while (true) {
         long now = System.currentTimeMillis();
-        OutcomeCounters counters = OutcomeCounters.scrape(consumerUrl);
+        OutcomeCounters counters = OutcomeCounters.scrape(consumerManagementUrl);
         long ready = 0;
         StringBuilder line = new StringBuilder();
         boolean allDecided = true;

@@ -10,7 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * Redemptions go out only after the loyalty consumer has decided every phase-1 delivery, so that
  * which ones the balance covers follows from the stream, not from timing.
  *
- * <p>Options: {@code --consumer-url= --summary= [--customers=300] [--orders=1500]
+ * <p>Options: {@code --consumer-management-url= --summary= [--customers=300] [--orders=1500]
  * [--cents-per-point=100] [--seed=] [--amqp-host= --amqp-port= --amqp-vhost= --amqp-user=
  * --amqp-password=]}
  */
@@ -22,7 +22,7 @@ public final class Feed {
 
   public static void main(String[] args) throws Exception {
     Options options = new Options(args);
-    String consumerUrl = options.required("consumer-url");
+    String consumerManagementUrl = options.required("consumer-management-url");
     Path summaryFile = Path.of(options.required("summary"));
     long seed =
         Long.parseLong(
@@ -57,7 +57,7 @@ public final class Feed {
       int phase1 = plan.opening().size() + plan.stream().size() + 2 * plan.twins().size() + 1;
       say("phase 1: %d messages confirmed by the broker in %d ms", phase1, millisSince(started));
 
-      awaitLoyalty(consumerUrl, s.orderDeliveries());
+      awaitLoyalty(consumerManagementUrl, s.orderDeliveries());
       publisher.publish(plan.redemptions());
       say(
           "phase 2: %d redemption messages (%d covered by the balance, %d not, the rest copies)",
@@ -73,11 +73,11 @@ public final class Feed {
   }
 
   /** Waits until loyalty has decided every phase-1 delivery, so that balances are final. */
-  private static void awaitLoyalty(String consumerUrl, int deliveries) throws Exception {
+  private static void awaitLoyalty(String consumerManagementUrl, int deliveries) throws Exception {
     long deadline = System.nanoTime() + PHASE_TIMEOUT.toNanos();
     long decided = 0;
     while (System.nanoTime() < deadline) {
-      decided = OutcomeCounters.scrape(consumerUrl).decided("loyalty");
+      decided = OutcomeCounters.scrape(consumerManagementUrl).decided("loyalty");
       if (decided >= deliveries) {
         say("loyalty has decided all %d phase-1 deliveries: balances are credited", deliveries);
         return;

@@ -26,8 +26,9 @@ final class OutcomeCounters {
     this.counts = counts;
   }
 
-  static OutcomeCounters scrape(String consumerUrl) throws IOException, InterruptedException {
-    return parse(Http.get(consumerUrl + "/q/metrics"));
+  static OutcomeCounters scrape(String consumerManagementUrl)
+      throws IOException, InterruptedException {
+    return parse(Http.get(consumerManagementUrl + "/q/metrics"));
   }
 
   static OutcomeCounters parse(String prometheusText) {

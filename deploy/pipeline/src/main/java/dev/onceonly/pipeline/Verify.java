@@ -11,7 +11,7 @@ import java.util.List;
  * dead-letter queues and the provider sandbox, against what the feed says it sent. Exits 0 only if
  * every check passes.
  *
- * <p>Options: {@code --summary= --db-url= --consumer-url= --sandbox-url= [--amqp-...]}
+ * <p>Options: {@code --summary= --db-url= --consumer-management-url= --sandbox-url= [--amqp-...]}
  */
 public final class Verify {
 
@@ -34,7 +34,8 @@ public final class Verify {
           sent.returnedMessages() == 0,
           "every message published was routed and confirmed (%d returned)",
           sent.returnedMessages());
-      OutcomeCounters counters = OutcomeCounters.scrape(options.required("consumer-url"));
+      OutcomeCounters counters =
+          OutcomeCounters.scrape(options.required("consumer-management-url"));
       new ConsumerChecks(proof, sent, db, counters).run(deadLetters);
 
       DeliveryChecks delivery = new DeliveryChecks(proof, db);

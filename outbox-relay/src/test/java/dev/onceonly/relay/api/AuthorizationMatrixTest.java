@@ -9,8 +9,10 @@ import dev.onceonly.relay.support.Api;
 import dev.onceonly.relay.support.OutboxRows;
 import dev.onceonly.relay.support.OutboxTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.specification.RequestSpecification;
+import java.net.URL;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -124,11 +126,16 @@ class AuthorizationMatrixTest {
     assertThat(OutboxRows.auditRows()).isEqualTo(audit + 3);
   }
 
+  @TestHTTPResource(value = "/", management = true)
+  URL management;
+
   @Test
-  void healthAndMetricsNeedNoLogin() {
-    assertThat(new Call("GET", "/q/health/ready", null).send(Api.anonymous())).isEqualTo(200);
-    assertThat(new Call("GET", "/q/health/live", null).send(Api.anonymous())).isEqualTo(200);
-    assertThat(new Call("GET", "/q/metrics", null).send(Api.anonymous())).isEqualTo(200);
+  void healthAndMetricsNeedNoLoginOnTheManagementPort() {
+    for (String path : List.of("health/ready", "health/live", "metrics")) {
+      assertThat(new Call("GET", path, null).send(Api.anonymous().baseUri(management.toString())))
+          .as(path)
+          .isEqualTo(200);
+    }
   }
 
   private void assertUnchanged(long auditRows) {

@@ -19,7 +19,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
-/** The consumer's REST contract (DESIGN §8) and its problem answers. */
+/** The consumer's REST contract (ARCHITECTURE.md §8) and its problem answers. */
 @QuarkusTest
 @QuarkusTestResource(
     value = PostgresResource.class,

@@ -11,7 +11,9 @@ import java.util.Map;
 
 /**
  * Writes outbox rows in the caller's transaction; the only SQL this service runs on {@code
- * outbox.outbox}. The idempotency key is derived from consumer and message key, so even a message
+ * outbox.outbox} and {@code outbox.outbox_keys}. The idempotency key is derived from consumer and
+ * message key and taken in {@code outbox_keys} before the row is written: the key stays taken long
+ * after the relay removed the delivered row ({@code relay.retention.key-window}), so even a message
  * replayed after its claim expired cannot queue a second provider call.
  */
 @ApplicationScoped
@@ -19,9 +21,13 @@ public class OutboxWriter {
 
   static final String SQL_INSERT =
       """
+      WITH taken AS (
+          INSERT INTO outbox.outbox_keys (idempotency_key) VALUES (?)
+          ON CONFLICT DO NOTHING
+          RETURNING idempotency_key)
       INSERT INTO outbox.outbox
              (kind, payload, idempotency_key, ordering_key, source_consumer, source_message_key)
-      VALUES (?, ?::jsonb, ?, ?, ?, ?)
+      SELECT ?, ?::jsonb, idempotency_key, ?, ?, ? FROM taken
       ON CONFLICT (idempotency_key) DO NOTHING
       """;
 
@@ -43,9 +49,9 @@ public class OutboxWriter {
       throws SQLException {
     return jdbc.update(
             SQL_INSERT,
+            IdempotencyKeys.derive(kind, consumer, messageKey),
             kind.value(),
             toJson(payload),
-            IdempotencyKeys.derive(kind, consumer, messageKey),
             orderingKey,
             consumer,
             messageKey)

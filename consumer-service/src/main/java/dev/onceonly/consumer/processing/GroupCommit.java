@@ -17,12 +17,13 @@ import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
- * Group commit (DESIGN §4.6): the threads that receive messages queue them here and return; a fixed
- * number of committer threads each take every message waiting, up to a maximum, and run them in one
- * transaction. A committer that found only a few waits a moment (the linger, 1 ms) for one more.
- * Under light load a transaction holds one message; under load transactions grow by themselves, and
- * the commit, the round trips of begin and commit and the JTA bookkeeping are shared. A message's
- * stage completes only after its transaction committed, so the ack still follows the commit.
+ * Group commit (ARCHITECTURE.md §4.6): the threads that receive messages queue them here and
+ * return; a fixed number of committer threads each take every message waiting, up to a maximum, and
+ * run them in one transaction. A committer that found only a few waits a moment (the linger, 1 ms)
+ * for one more. Under light load a transaction holds one message; under load transactions grow by
+ * themselves, and the commit, the round trips of begin and commit and the JTA bookkeeping are
+ * shared. A message's stage completes only after its transaction committed, so the ack still
+ * follows the commit.
  */
 @ApplicationScoped
 public class GroupCommit {

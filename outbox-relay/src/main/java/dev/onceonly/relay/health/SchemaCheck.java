@@ -63,12 +63,15 @@ public final class SchemaCheck {
               "affected_count",
               "dry_run",
               "at",
-              "scheduled_until"));
+              "scheduled_until"),
+          "outbox_keys",
+          List.of("idempotency_key", "created_at"));
 
   static final String SQL_COLUMNS =
       """
       SELECT table_name, column_name FROM information_schema.columns
-       WHERE table_schema = ? AND table_name IN ('outbox', 'outbox_attempts', 'outbox_audit')
+       WHERE table_schema = ?
+         AND table_name IN ('outbox', 'outbox_attempts', 'outbox_audit', 'outbox_keys')
       """;
 
   static final String SQL_HISTORY_EXISTS = "SELECT to_regclass(?) IS NOT NULL";

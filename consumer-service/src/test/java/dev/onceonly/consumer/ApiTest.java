@@ -93,7 +93,7 @@ class ApiTest {
         .then()
         .statusCode(400)
         .contentType("application/problem+json")
-        .body("detail", containsString("size must be between 1 and 500"));
+        .body("detail", containsString("size must be a whole number from 1 to 500"));
     Api.viewer().get("/ledger").then().statusCode(400).body("detail", containsString("customerId"));
     Api.viewer()
         .get("/claims/nosuch/order-completed:1")

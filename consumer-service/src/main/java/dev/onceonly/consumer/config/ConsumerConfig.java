@@ -3,6 +3,7 @@ package dev.onceonly.consumer.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
 
 /** Every setting of consumer-service that is ours (Quarkus and connector keys aside). */
 @ConfigMapping(prefix = "onceonly")
@@ -22,6 +23,19 @@ public interface ConsumerConfig {
 
   /** Several messages per transaction (ARCHITECTURE.md §4.6). */
   Batch batch();
+
+  /** What the REST API shows. */
+  Api api();
+
+  interface Api {
+    /**
+     * Payload fields shown as {@code "***"} by {@code GET /conflicts} and {@code GET /rejections},
+     * matched by name at any depth, ignoring case, as the relay's {@code
+     * relay.operations.redact-fields} ({@code CONSUMER_REDACT_FIELDS}); the stored rows keep them.
+     */
+    @WithDefault("to,email,customerEmail,iban,accountNumber")
+    List<String> redactFields();
+  }
 
   interface Batch {
     /**

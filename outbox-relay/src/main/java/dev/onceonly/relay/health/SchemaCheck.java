@@ -38,7 +38,10 @@ public final class SchemaCheck {
               "last_error",
               "last_http_status",
               "attempts_at_retry",
-              "cancelled_at"),
+              "cancelled_at",
+              "source_consumer",
+              "source_message_key",
+              "trace_parent"),
           "outbox_attempts",
           List.of(
               "outbox_id",
@@ -48,7 +51,8 @@ public final class SchemaCheck {
               "finished_at",
               "outcome",
               "http_status",
-              "error"),
+              "error",
+              "trace_parent"),
           "outbox_audit",
           List.of(
               "id",

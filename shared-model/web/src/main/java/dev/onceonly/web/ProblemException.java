@@ -1,4 +1,4 @@
-package dev.onceonly.relay.api;
+package dev.onceonly.web;
 
 /** Thrown while reading a request to answer with a problem document; nothing has changed. */
 public class ProblemException extends RuntimeException {
@@ -12,6 +12,10 @@ public class ProblemException extends RuntimeException {
 
   public static ProblemException badRequest(String detail) {
     return new ProblemException(400, detail);
+  }
+
+  public static ProblemException notFound(String detail) {
+    return new ProblemException(404, detail);
   }
 
   public int status() {

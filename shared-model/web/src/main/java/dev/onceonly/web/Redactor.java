@@ -1,6 +1,8 @@
-package dev.onceonly.relay.operations;
+package dev.onceonly.web;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
@@ -20,6 +22,8 @@ public final class Redactor {
 
   public static final String MASK = "***";
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final Set<String> fields;
 
   public Redactor(Collection<String> fields) {
@@ -29,6 +33,25 @@ public final class Redactor {
             .filter(f -> !f.isEmpty())
             .map(f -> f.toLowerCase(Locale.ROOT))
             .collect(Collectors.toUnmodifiableSet());
+  }
+
+  /**
+   * A redacted copy of {@code text} when it is a JSON object or array (a stored payload); otherwise
+   * the text unchanged: free text has no fields to redact.
+   */
+  public String redactText(String text) {
+    if (text == null) {
+      return null;
+    }
+    String trimmed = text.strip();
+    if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) {
+      return text;
+    }
+    try {
+      return redact(JSON.readTree(trimmed)).toString();
+    } catch (JsonProcessingException e) {
+      return MASK; // looks like a payload but does not parse: show nothing rather than too much
+    }
   }
 
   /** A redacted copy of {@code payload}. */

@@ -1,12 +1,16 @@
-package dev.onceonly.relay.api;
+package dev.onceonly.web;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import dev.onceonly.relay.operations.OperationRefused;
+import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
+import io.quarkus.vertx.http.runtime.security.ChallengeData;
+import io.quarkus.vertx.http.runtime.security.HttpAuthenticator;
+import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
@@ -16,20 +20,21 @@ import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-/** Every error of the operator API leaves as {@code application/problem+json}. */
+/**
+ * Every error a resource of either service throws leaves as {@code application/problem+json}; a
+ * service adds mappers only for exceptions of its own (the relay's refused operations).
+ */
 public class ProblemMappers {
 
   private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
 
+  static final String FORBIDDEN =
+      "your role does not allow this: reads need outbox-viewer, changes need outbox-admin";
+  static final String UNAUTHORIZED = "log in (HTTP Basic or an OIDC bearer token)";
+
   @ServerExceptionMapper
   public Response problem(ProblemException e) {
     return Problem.response(e.status(), e.getMessage());
-  }
-
-  @ServerExceptionMapper
-  public Response refused(OperationRefused e) {
-    int status = e.reason() == OperationRefused.Reason.NOT_FOUND ? 404 : 409;
-    return Problem.response(status, e.getMessage());
   }
 
   @ServerExceptionMapper
@@ -64,13 +69,29 @@ public class ProblemMappers {
 
   @ServerExceptionMapper
   public Response forbidden(ForbiddenException e) {
-    return Problem.response(
-        403, "your role does not allow this: reads need outbox-viewer, changes need outbox-admin");
+    return Problem.response(403, FORBIDDEN);
   }
 
-  @ServerExceptionMapper
-  public Response unauthorized(UnauthorizedException e) {
-    return Problem.response(401, "log in (HTTP Basic or an OIDC bearer token)");
+  /**
+   * No or wrong credentials: 401 with the problem and the challenge of the configured mechanisms
+   * ({@code WWW-Authenticate: Basic realm="onceonly"}), so that a browser still asks for a login.
+   */
+  @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
+  public Uni<Response> unauthorized(RoutingContext context) {
+    HttpAuthenticator authenticator = context.get(HttpAuthenticator.class.getName());
+    Uni<ChallengeData> challenge =
+        authenticator == null
+            ? Uni.createFrom().nullItem()
+            : authenticator.getChallenge(context).onFailure().recoverWithNull();
+    return challenge.map(
+        data -> {
+          Response.ResponseBuilder response =
+              Response.status(401).type(Problem.MEDIA_TYPE).entity(Problem.of(401, UNAUTHORIZED));
+          if (data != null) {
+            data.getHeaders().forEach((name, value) -> response.header(name.toString(), value));
+          }
+          return response.build();
+        });
   }
 
   @ServerExceptionMapper
@@ -80,20 +101,20 @@ public class ProblemMappers {
 
   @ServerExceptionMapper
   public Response webApplication(WebApplicationException e) {
-    int status = e.getResponse().getStatus();
     if (e.getCause() instanceof JsonProcessingException) {
       return Problem.response(
           400,
           "request body is not valid JSON: " + describe((JsonProcessingException) e.getCause()));
     }
+    int status = e.getResponse().getStatus();
     String detail = e.getMessage() == null ? "request refused" : e.getMessage();
     return Problem.response(status, detail);
   }
 
   @ServerExceptionMapper
   public Response unexpected(Exception e) {
-    LOG.error("operator API request failed", e);
-    return Problem.response(500, "internal error; the relay's log has the cause");
+    LOG.error("request failed", e);
+    return Problem.response(500, "internal error; the service's log has the cause");
   }
 
   private static String describe(JsonProcessingException e) {

@@ -1,4 +1,4 @@
-package dev.onceonly.relay.operations;
+package dev.onceonly.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,5 +42,15 @@ class RedactorTest {
   void payloadsThatAreNotObjectsPassThrough() throws Exception {
     assertThat(redactor.redact(json.readTree("\"to\"")).asText()).isEqualTo("to");
     assertThat(redactor.redact(json.readTree("[1,2]")).toString()).isEqualTo("[1,2]");
+  }
+
+  @Test
+  void storedTextIsRedactedWhenItIsAPayloadAndKeptWhenItIsPlainText() {
+    assertThat(redactor.redactText("{\"customerEmail\":\"a@b.c\",\"orderId\":\"o1\"}"))
+        .isEqualTo("{\"customerEmail\":\"***\",\"orderId\":\"o1\"}");
+    assertThat(redactor.redactText("customer c1 cannot cover 500 points"))
+        .isEqualTo("customer c1 cannot cover 500 points");
+    assertThat(redactor.redactText("{\"to\": \"a@b.c\", broken")).isEqualTo(Redactor.MASK);
+    assertThat(redactor.redactText(null)).isNull();
   }
 }

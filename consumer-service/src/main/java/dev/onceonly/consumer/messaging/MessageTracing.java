@@ -15,6 +15,7 @@ import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.MDC;
 
 /**
@@ -53,8 +54,16 @@ public class MessageTracing {
 
   private final Tracer tracer;
 
-  public MessageTracing(OpenTelemetry openTelemetry) {
-    this.tracer = openTelemetry.getTracer("onceonly.consumer");
+  /**
+   * {@code disabled}: {@code quarkus.otel.sdk.disabled}. Quarkus then still hands out an SDK that
+   * makes spans with ids of their own (nowhere exported); the no-op tracer instead hands back the
+   * producer's context, which the outbox rows then carry unchanged, and costs nothing.
+   */
+  public MessageTracing(
+      OpenTelemetry openTelemetry,
+      @ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false")
+          boolean disabled) {
+    this.tracer = (disabled ? OpenTelemetry.noop() : openTelemetry).getTracer("onceonly.consumer");
   }
 
   /** Starts the span of a message that just arrived on {@code consumer}'s queue. */

@@ -53,7 +53,7 @@ public class Completer {
 
   private static void failed(Completion c, RuntimeException e) {
     LeasedRow row = c.row();
-    try (RowMdc mdc = RowMdc.of(row.id(), row.idempotencyKey())) {
+    try (RowMdc mdc = RowMdc.of(row.id(), row.idempotencyKey(), c.traceParent())) {
       LOG.errorf(
           e,
           "could not record attempt %d of outbox row %d (key %s, %s); the row is sent again"
@@ -72,7 +72,7 @@ public class Completer {
     if (outcome == Outcome.DELIVERED) {
       metrics.delivered(row.kind(), Duration.between(row.createdAt(), c.finishedAt()));
     } else if (outcome != Outcome.RELEASED) {
-      try (RowMdc mdc = RowMdc.of(row.id(), row.idempotencyKey())) {
+      try (RowMdc mdc = RowMdc.of(row.id(), row.idempotencyKey(), c.traceParent())) {
         log(c, row, outcome);
       }
     }

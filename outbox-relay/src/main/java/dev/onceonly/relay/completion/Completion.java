@@ -13,6 +13,7 @@ import java.time.Instant;
  * @param httpStatus the provider's status, null when it never answered
  * @param rowError the row's {@code last_error} after this completion (null when delivered)
  * @param attemptError the attempt's {@code error} (null when delivered)
+ * @param traceParent the W3C trace context the attempt was sent with (null when none)
  */
 public record Completion(
     LeasedRow row,
@@ -23,4 +24,5 @@ public record Completion(
     String rowError,
     String attemptError,
     Instant startedAt,
-    Instant finishedAt) {}
+    Instant finishedAt,
+    String traceParent) {}

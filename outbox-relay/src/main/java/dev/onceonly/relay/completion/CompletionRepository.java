@@ -26,16 +26,16 @@ public class CompletionRepository {
    * nothing to the row; every attempt is recorded either way ({@code lease_lost} when the fence did
    * not hold), unless retention already removed the row. Arrays, one element per completion: id,
    * attempt, relay, outcome, HTTP status, retry delay (ms), the row's new {@code last_error}, the
-   * attempt's error, start and end (microseconds since the epoch). Returns each recorded attempt's
-   * id, number and outcome.
+   * attempt's error, start and end (microseconds since the epoch), the attempt's traceparent.
+   * Returns each recorded attempt's id, number and outcome.
    */
   static final String SQL_COMPLETE =
       """
       WITH input AS (
           SELECT * FROM unnest(?::bigint[], ?::int[], ?::text[], ?::text[], ?::int[], ?::bigint[],
-                               ?::text[], ?::text[], ?::bigint[], ?::bigint[])
+                               ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[])
                  AS i(id, attempt, relay_id, outcome, http_status, retry_ms,
-                      row_error, attempt_error, started_at, finished_at)),
+                      row_error, attempt_error, started_at, finished_at, trace_parent)),
       done AS (
           UPDATE outbox.outbox o
              SET status = CASE i.outcome WHEN 'delivered' THEN 'delivered'
@@ -54,12 +54,13 @@ public class CompletionRepository {
              AND o.status = 'in_flight'
           RETURNING o.id, o.attempts)
       INSERT INTO outbox.outbox_attempts
-             (outbox_id, attempt, relay_id, started_at, finished_at, outcome, http_status, error)
+             (outbox_id, attempt, relay_id, started_at, finished_at, outcome, http_status, error,
+              trace_parent)
       SELECT i.id, i.attempt, i.relay_id,
              timestamptz 'epoch' + i.started_at * interval '1 microsecond',
              timestamptz 'epoch' + i.finished_at * interval '1 microsecond',
              CASE WHEN d.id IS NULL THEN 'lease_lost' ELSE i.outcome END, i.http_status,
-             i.attempt_error
+             i.attempt_error, i.trace_parent
         FROM input i LEFT JOIN done d ON d.id = i.id AND d.attempts = i.attempt
        WHERE EXISTS (SELECT 1 FROM outbox.outbox x WHERE x.id = i.id)
       RETURNING outbox_id, attempt, outcome
@@ -91,6 +92,7 @@ public class CompletionRepository {
     String[] attemptErrors = new String[n];
     Long[] started = new Long[n];
     Long[] finished = new Long[n];
+    String[] traceParents = new String[n];
     for (int i = 0; i < n; i++) {
       Completion c = completions.get(i);
       if (!WRITABLE.contains(c.outcome())) {
@@ -106,6 +108,7 @@ public class CompletionRepository {
       attemptErrors[i] = c.attemptError();
       started[i] = epochMicros(c.startedAt());
       finished[i] = epochMicros(c.finishedAt());
+      traceParents[i] = c.traceParent();
     }
     return jdbc.inTransaction(
         connection -> {
@@ -121,6 +124,7 @@ public class CompletionRepository {
             statement.setArray(8, connection.createArrayOf("text", attemptErrors));
             statement.setArray(9, connection.createArrayOf("int8", started));
             statement.setArray(10, connection.createArrayOf("int8", finished));
+            statement.setArray(11, connection.createArrayOf("text", traceParents));
             try (ResultSet rs = statement.executeQuery()) {
               while (rs.next()) {
                 recorded

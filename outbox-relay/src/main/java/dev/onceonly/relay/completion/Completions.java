@@ -31,7 +31,8 @@ public final class Completions {
       ProviderResponse response,
       Decision decision,
       Instant startedAt,
-      Instant finishedAt) {
+      Instant finishedAt,
+      String traceParent) {
     Integer status = response.hasAnswer() ? response.status() : null;
     return switch (decision.verdict()) {
       case DELIVERED ->
@@ -44,7 +45,8 @@ public final class Completions {
               null,
               null,
               startedAt,
-              finishedAt);
+              finishedAt,
+              traceParent);
       case RETRY ->
           new Completion(
               row,
@@ -55,7 +57,8 @@ public final class Completions {
               ProviderResponse.shorten(response.describe()),
               ProviderResponse.shorten(response.describe()),
               startedAt,
-              finishedAt);
+              finishedAt,
+              traceParent);
       case DEAD ->
           new Completion(
               row,
@@ -66,7 +69,8 @@ public final class Completions {
               ProviderResponse.shorten(decision.reason()),
               ProviderResponse.shorten(response.describe()),
               startedAt,
-              finishedAt);
+              finishedAt,
+              traceParent);
     };
   }
 
@@ -75,7 +79,7 @@ public final class Completions {
       LeasedRow row, String relayId, String reason, Instant startedAt, Instant now) {
     String text = ProviderResponse.shorten(reason);
     return new Completion(
-        row, relayId, Outcome.RELEASED, Duration.ZERO, null, text, text, startedAt, now);
+        row, relayId, Outcome.RELEASED, Duration.ZERO, null, text, text, startedAt, now, null);
   }
 
   /**
@@ -83,10 +87,24 @@ public final class Completions {
    * never lost and never holding up the other completions of its batch.
    */
   public static Completion undecided(
-      LeasedRow row, String relayId, Throwable failure, Instant startedAt, Instant now) {
+      LeasedRow row,
+      String relayId,
+      Throwable failure,
+      Instant startedAt,
+      Instant now,
+      String traceParent) {
     String text = ProviderResponse.shorten("outcome could not be decided: " + failure);
     return new Completion(
-        row, relayId, Outcome.RETRY, UNDECIDED_DELAY, null, text, text, startedAt, now);
+        row,
+        relayId,
+        Outcome.RETRY,
+        UNDECIDED_DELAY,
+        null,
+        text,
+        text,
+        startedAt,
+        now,
+        traceParent);
   }
 
   /** {@code delay} within {@code [0, LONGEST_DELAY]}. */

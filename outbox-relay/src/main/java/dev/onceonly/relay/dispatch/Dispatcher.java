@@ -8,6 +8,7 @@ import dev.onceonly.relay.provider.ProviderClients;
 import dev.onceonly.relay.provider.ProviderClients.Route;
 import dev.onceonly.relay.provider.ProviderResponse;
 import dev.onceonly.relay.retry.Decision;
+import io.opentelemetry.api.trace.Span;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
@@ -19,10 +20,12 @@ public class Dispatcher {
 
   private final ProviderClients providers;
   private final RelayMetrics metrics;
+  private final DeliveryTracing tracing;
 
-  public Dispatcher(ProviderClients providers, RelayMetrics metrics) {
+  public Dispatcher(ProviderClients providers, RelayMetrics metrics, DeliveryTracing tracing) {
     this.providers = providers;
     this.metrics = metrics;
+    this.tracing = tracing;
   }
 
   /** The future completes normally with the attempt's result, whatever the provider did. */
@@ -33,25 +36,43 @@ public class Dispatcher {
       ProviderResponse none = ProviderResponse.noAnswer("no provider configured for " + row.kind());
       return CompletableFuture.completedFuture(
           Completions.of(
-              row, relayId, none, Decision.dead(none.describe()), started, Instant.now()));
+              row,
+              relayId,
+              none,
+              Decision.dead(none.describe()),
+              started,
+              Instant.now(),
+              row.traceParent()));
     }
     metrics.attempt(row.kind());
+    Span span = tracing.start(row, relayId);
+    String traceParent = DeliveryTracing.traceParent(span);
     return route
         .client()
-        .send(row.idempotencyKey(), row.payload())
-        .thenApply(response -> decide(route, row, relayId, response, started));
+        .send(row.idempotencyKey(), row.payload(), traceParent)
+        .thenApply(
+            response -> {
+              Completion completion = decide(route, row, relayId, response, started, traceParent);
+              DeliveryTracing.finish(span, completion);
+              return completion;
+            });
   }
 
   /** The completion of an answered call; a failure to decide is itself a (retried) completion. */
   private static Completion decide(
-      Route route, LeasedRow row, String relayId, ProviderResponse response, Instant started) {
+      Route route,
+      LeasedRow row,
+      String relayId,
+      ProviderResponse response,
+      Instant started,
+      String traceParent) {
     Instant finished = Instant.now();
     try {
       double random = ThreadLocalRandom.current().nextDouble();
       Decision decision = route.policy().decide(response, row.budgetAttempt(), finished, random);
-      return Completions.of(row, relayId, response, decision, started, finished);
+      return Completions.of(row, relayId, response, decision, started, finished, traceParent);
     } catch (RuntimeException e) {
-      return Completions.undecided(row, relayId, e, started, finished);
+      return Completions.undecided(row, relayId, e, started, finished, traceParent);
     }
   }
 }

@@ -54,7 +54,7 @@ public class OutboxRepository {
              lease_until = now() + ? * interval '1 millisecond', attempts = t.attempts + 1
        WHERE t.id IN (SELECT id FROM due)
       RETURNING t.id, t.kind, t.payload::text, t.idempotency_key, t.ordering_key, t.attempts,
-                t.attempts - t.attempts_at_retry, t.created_at
+                t.attempts - t.attempts_at_retry, t.created_at, t.trace_parent
       """;
 
   /** Milliseconds until the next row becomes due (negative: already due), null when none. */
@@ -126,7 +126,8 @@ public class OutboxRepository {
                         rs.getString(5),
                         rs.getInt(6),
                         rs.getInt(7),
-                        rs.getObject(8, OffsetDateTime.class).toInstant()));
+                        rs.getObject(8, OffsetDateTime.class).toInstant(),
+                        rs.getString(9)));
               }
             }
             return rows;

@@ -11,6 +11,7 @@ import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.tracing.TracingPolicy;
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -62,15 +63,21 @@ public class ProviderClient {
                 .setConnectTimeout((int) connectTimeout.toMillis())
                 .setMaxPoolSize(maxConnections)
                 .setKeepAlive(true)
-                .setTcpNoDelay(true));
+                .setTcpNoDelay(true)
+                // The attempt's span is made here (dispatch.DeliveryTracing), with its header.
+                .setTracingPolicy(TracingPolicy.IGNORE));
   }
 
   public String endpoint() {
     return endpoint;
   }
 
-  /** Sends one row; the future always completes normally, with an answer or the reason for none. */
-  public CompletableFuture<ProviderResponse> send(String idempotencyKey, String jsonPayload) {
+  /**
+   * Sends one row, with {@code traceParent} as its {@code traceparent} header when not null; the
+   * future always completes normally, with an answer or the reason for none.
+   */
+  public CompletableFuture<ProviderResponse> send(
+      String idempotencyKey, String jsonPayload, String traceParent) {
     RequestOptions request =
         new RequestOptions()
             .setMethod(HttpMethod.POST)
@@ -81,6 +88,9 @@ public class ProviderClient {
             .putHeader(IDEMPOTENCY_KEY, idempotencyKey);
     if (authHeader != null) {
       request.putHeader(authHeader, authValue);
+    }
+    if (traceParent != null) {
+      request.putHeader("traceparent", traceParent);
     }
     AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
     CompletableFuture<ProviderResponse> result = new CompletableFuture<>();

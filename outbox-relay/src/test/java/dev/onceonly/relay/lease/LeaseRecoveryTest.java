@@ -71,7 +71,7 @@ class LeaseRecoveryTest {
     assertThat(reclaimed.attempts()).isEqualTo(2);
 
     LeasedRow zombieLease =
-        new LeasedRow(id, "send_receipt", "{}", key, null, 1, 1, reclaimed.createdAt());
+        new LeasedRow(id, "send_receipt", "{}", key, null, 1, 1, reclaimed.createdAt(), null);
     Instant now = Instant.now();
     boolean[] held =
         completions.complete(
@@ -82,14 +82,16 @@ class LeaseRecoveryTest {
                     ProviderResponse.answered(200, null, "{}"),
                     Decision.delivered(),
                     now,
-                    now),
+                    now,
+                    null),
                 Completions.of(
                     zombieLease,
                     "relay-zombie",
                     ProviderResponse.answered(400, null, "{}"),
                     Decision.dead("zombie gives up"),
                     now,
-                    now)));
+                    now,
+                    null)));
 
     assertThat(held).containsExactly(false, false);
     Row untouched = OutboxRows.row(id);

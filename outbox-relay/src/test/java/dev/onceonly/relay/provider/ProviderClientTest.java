@@ -59,13 +59,14 @@ class ProviderClientTest {
   void aHugeErrorBodyIsCutAtTheLimitAndMasked() throws Exception {
     ProviderClient client = client("/huge");
 
-    ProviderResponse response = client.send("key-1", "{}").get(20, TimeUnit.SECONDS);
+    ProviderResponse response = client.send("key-1", "{}", null).get(20, TimeUnit.SECONDS);
 
     assertThat(response.status()).isEqualTo(500);
     assertThat(response.error()).doesNotContain("ann@example.com").contains("\"email\":\"***\"");
     assertThat(response.error().length()).isLessThanOrEqualTo(503);
     // The connection survived the body: the next call is answered normally.
-    assertThat(client("/ok").send("key-2", "{}").get(20, TimeUnit.SECONDS).status()).isEqualTo(201);
+    assertThat(client("/ok").send("key-2", "{}", null).get(20, TimeUnit.SECONDS).status())
+        .isEqualTo(201);
   }
 
   @Test

@@ -87,6 +87,7 @@ public final class ProviderStub {
   private final Map<String, Deque<Step>> scripts = new ConcurrentHashMap<>();
   private final Map<String, Step> always = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> inProgress = new ConcurrentHashMap<>();
+  private final Map<String, Deque<String>> traceParents = new ConcurrentHashMap<>();
   private final AtomicInteger overlaps = new AtomicInteger();
   private volatile CountDownLatch held = new CountDownLatch(1);
 
@@ -147,6 +148,11 @@ public final class ProviderStub {
   }
 
   /** Whether a call with {@code key} is being handled (e.g. held) right now. */
+  /** The {@code traceparent} header of each call with {@code key} ("null" when it had none). */
+  public List<String> traceParents(String key) {
+    return List.copyOf(traceParents.getOrDefault(key, new ConcurrentLinkedDeque<>()));
+  }
+
   public boolean inProgress(String key) {
     AtomicInteger running = inProgress.get(key);
     return running != null && running.get() > 0;
@@ -181,6 +187,11 @@ public final class ProviderStub {
   private void handle(HttpExchange exchange) throws IOException {
     Instant received = Instant.now();
     String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
+    if (key != null) {
+      traceParents
+          .computeIfAbsent(key, k -> new ConcurrentLinkedDeque<>())
+          .add(String.valueOf(exchange.getRequestHeaders().getFirst("traceparent")));
+    }
     String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
     if (key == null) {
       answer(exchange, new Call(path(exchange), null, body, received, null, 400, false), null);

@@ -2,24 +2,22 @@ package dev.onceonly.relay.dispatch;
 
 import dev.onceonly.relay.config.RelayConfig;
 import dev.onceonly.relay.config.RelayIdentity;
-import dev.onceonly.relay.health.SchemaCheck;
+import dev.onceonly.relay.health.SchemaWait;
 import dev.onceonly.relay.lease.OutboxRepository;
 import dev.onceonly.relay.provider.ProviderClients;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
-import javax.sql.DataSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Starts the relay after checking the outbox schema (failing startup when it is missing), and stops
- * it gracefully at shutdown. Also builds extra pollers (tests run two relays in one JVM).
+ * Starts the relay once the outbox schema is there (at once, or after {@link SchemaWait} waited for
+ * it), and stops it gracefully at shutdown. Also builds extra pollers (tests run two relays in one
+ * JVM).
  */
 @ApplicationScoped
 public class RelayRunner {
@@ -27,7 +25,7 @@ public class RelayRunner {
   private static final Logger LOG = Logger.getLogger(RelayRunner.class);
 
   private final RelayConfig config;
-  private final DataSource dataSource;
+  private final SchemaWait schemaWait;
   private final OutboxRepository repository;
   private final Dispatcher dispatcher;
   private final Completer completer;
@@ -39,7 +37,7 @@ public class RelayRunner {
   public RelayRunner(
       RelayConfig config,
       RelayIdentity identity,
-      DataSource dataSource,
+      SchemaWait schemaWait,
       OutboxRepository repository,
       ProviderClients providers,
       Dispatcher dispatcher,
@@ -48,7 +46,7 @@ public class RelayRunner {
       @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
       @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
     this.config = config;
-    this.dataSource = dataSource;
+    this.schemaWait = schemaWait;
     this.repository = repository;
     this.dispatcher = dispatcher;
     this.completer = completer;
@@ -57,10 +55,11 @@ public class RelayRunner {
     this.listener = new NotifyListener(url, user.orElse(null), password.orElse(null));
   }
 
-  void onStart(@Observes StartupEvent event) throws SQLException {
-    try (Connection connection = dataSource.getConnection()) {
-      SchemaCheck.verify(connection);
-    }
+  void onStart(@Observes StartupEvent event) {
+    schemaWait.then(this::startRelay);
+  }
+
+  private void startRelay() {
     poller = newPoller(relayId);
     if (config.listenNotify()) {
       listener.start();
@@ -78,6 +77,7 @@ public class RelayRunner {
   }
 
   void onStop(@Observes ShutdownEvent event) {
+    schemaWait.stop();
     Poller current = poller;
     if (current != null) {
       retire(current, config.shutdownTimeout());

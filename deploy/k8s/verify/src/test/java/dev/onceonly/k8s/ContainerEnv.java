@@ -123,7 +123,7 @@ final class ContainerEnv {
     String raw = data.path(key).asText();
     return Optional.of(
         kind.equals("Secret")
-            ? new String(Base64.getDecoder().decode(raw), StandardCharsets.UTF_8)
+            ? new String(Base64.getMimeDecoder().decode(raw), StandardCharsets.UTF_8)
             : raw);
   }
 

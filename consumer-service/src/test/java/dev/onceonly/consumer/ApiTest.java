@@ -9,8 +9,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
 
-import dev.onceonly.consumer.claim.ConsumerName;
-import dev.onceonly.consumer.claim.IdempotentProcessor;
+import dev.onceonly.consumer.processing.IdempotentProcessor;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.testsupport.PostgresResource;
 import dev.onceonly.testsupport.RabbitMqResource;

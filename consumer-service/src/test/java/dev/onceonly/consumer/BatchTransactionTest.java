@@ -6,11 +6,9 @@ import static dev.onceonly.consumer.TestEvents.order;
 import static dev.onceonly.consumer.TestEvents.unique;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.onceonly.consumer.claim.ConsumerName;
-import dev.onceonly.consumer.claim.Decision;
-import dev.onceonly.consumer.claim.IdempotentProcessor;
-import dev.onceonly.consumer.claim.Outcome;
-import dev.onceonly.consumer.claim.Submission;
+import dev.onceonly.consumer.processing.Decision;
+import dev.onceonly.consumer.processing.IdempotentProcessor;
+import dev.onceonly.consumer.processing.Submission;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.testsupport.PostgresResource;
 import dev.onceonly.testsupport.RabbitMqResource;

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.GetResponse;
-import dev.onceonly.consumer.claim.ConsumerName;
 import dev.onceonly.consumer.messaging.DeadLetters;
 import dev.onceonly.consumer.messaging.Queues;
 import dev.onceonly.model.OrderCompleted;

@@ -8,7 +8,6 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import com.rabbitmq.client.GetResponse;
-import dev.onceonly.consumer.claim.ConsumerName;
 import dev.onceonly.consumer.messaging.DeadLetters;
 import dev.onceonly.consumer.messaging.Queues;
 import dev.onceonly.model.OrderCompleted;
@@ -132,6 +131,63 @@ class DeadLetterReplayTest {
     assertThat(
             db.count("SELECT count(*) FROM loyalty.point_ledger WHERE customer_id = ?", customer))
         .isEqualTo(1);
+  }
+
+  @Test
+  void replayGoesBackToItsOwnConsumerAloneWithItsRoutingKey() throws Exception {
+    String customer = unique("c");
+    OrderCompleted order = order(unique("o"), customer, 2_500);
+    // Another team's queue on the same exchange and routing key: it must not get a copy.
+    String foreign = "foreign-" + unique("q");
+    broker.channel().queueDeclare(foreign, false, false, true, null);
+    broker.channel().queueBind(foreign, "loyalty.events", "order.completed");
+    try {
+      deadLetter(order, "order.completed");
+
+      Api.admin()
+          .post("/dead-letters/loyalty/replay")
+          .then()
+          .statusCode(200)
+          .body("moved", equalTo(1))
+          .body("complete", equalTo(true))
+          .body("messages[0].routingKey", equalTo("order.completed"));
+
+      await().pollInSameThread().atMost(PATIENCE).until(() -> db.balance(customer) == 25);
+      assertThat(broker.depth(foreign)).as("copies in another queue").isZero();
+      assertThat(
+              db.count(
+                  "SELECT count(*) FROM loyalty.processed_messages WHERE consumer = 'receipts'"
+                      + " AND message_key = ?",
+                  order.messageKey()))
+          .as("the receipts consumer never saw the loyalty consumer's replay")
+          .isZero();
+      assertThat(broker.depth(DLQ)).isZero();
+    } finally {
+      broker.channel().queueDelete(foreign);
+    }
+  }
+
+  /** Puts {@code order} into the loyalty dead-letter queue as this service dead-letters. */
+  private void deadLetter(OrderCompleted order, String routingKey) throws Exception {
+    var props =
+        new com.rabbitmq.client.AMQP.BasicProperties.Builder()
+            .contentType("application/json")
+            .headers(
+                java.util.Map.of(
+                    DeadLetters.HEADER_ORIGINAL_EXCHANGE, "loyalty.events",
+                    DeadLetters.HEADER_ORIGINAL_ROUTING_KEY, routingKey,
+                    DeadLetters.HEADER_FAILURE, "transient",
+                    DeadLetters.HEADER_REASON, "connection lost"))
+            .build();
+    broker
+        .channel()
+        .basicPublish(
+            Queues.DEAD_LETTER_EXCHANGE,
+            Queues.queue(ConsumerName.LOYALTY),
+            props,
+            dev.onceonly.model.EventCodec.encode(order));
+    broker.confirmAll();
+    await().atMost(PATIENCE).until(() -> broker.depth(DLQ) == 1);
   }
 
   @Test

@@ -9,9 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.onceonly.consumer.claim.ClaimRepository;
-import dev.onceonly.consumer.claim.ConsumerName;
-import dev.onceonly.consumer.claim.IdempotentProcessor;
-import dev.onceonly.consumer.claim.Outcome;
+import dev.onceonly.consumer.processing.IdempotentProcessor;
 import dev.onceonly.model.DecodedEvent;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.testsupport.PostgresResource;

@@ -1,10 +1,10 @@
 package dev.onceonly.consumer.api;
 
+import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.consumer.claim.Claim;
 import dev.onceonly.consumer.claim.ClaimRepository;
 import dev.onceonly.consumer.claim.ConflictRepository;
 import dev.onceonly.consumer.claim.ConflictRepository.Conflict;
-import dev.onceonly.consumer.claim.ConsumerName;
 import dev.onceonly.consumer.claim.RejectionRepository;
 import dev.onceonly.consumer.claim.RejectionRepository.Rejection;
 import dev.onceonly.consumer.security.Roles;

@@ -1,7 +1,7 @@
 package dev.onceonly.consumer.api;
 
+import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.consumer.audit.AuditRepository;
-import dev.onceonly.consumer.claim.ConsumerName;
 import dev.onceonly.consumer.deadletter.DeadLetterReplayer;
 import dev.onceonly.consumer.messaging.Queues;
 import dev.onceonly.consumer.security.Roles;
@@ -13,10 +13,9 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.io.IOException;
+import jakarta.ws.rs.core.Response;
 import java.sql.SQLException;
 import java.util.Arrays;
-import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /** Replays a consumer's dead-letter queue to the route each message first came through. */
@@ -42,32 +41,44 @@ public class DeadLetterResource {
   @Path("{queue}/replay")
   @Operation(
       summary =
-          "Move up to 'limit' (1-1000, default 100) messages of a dead-letter queue back to their"
-              + " exchange and routing key; already applied messages come out as duplicates")
+          "Move up to 'limit' (1-1000, default 100) messages of a consumer's dead-letter queue back"
+              + " to that consumer's queue alone, with their routing key; already applied"
+              + " messages come out as duplicates. A replay the broker stops part way is audited"
+              + " with what moved and answered 503")
   public DeadLetterReplayer.Report replay(
-      @PathParam("queue") String queue, @QueryParam("limit") Integer limit)
-      throws IOException, TimeoutException, SQLException {
+      @PathParam("queue") String queue, @QueryParam("limit") Integer limit) throws SQLException {
     int batch = limit == null ? 100 : limit;
     if (batch < 1 || batch > MAX_BATCH) {
       throw ProblemException.badRequest(
           "limit must be between 1 and " + MAX_BATCH + ", was " + batch);
     }
-    String dlq = deadLetterQueue(queue);
-    DeadLetterReplayer.Report report = replayer.replay(dlq, batch);
+    ConsumerName consumer = consumerOf(queue);
+    DeadLetterReplayer.Report report = replayer.replay(consumer, batch);
     audit.record(
         identity.getPrincipal().getName(),
         "dead-letter-replay",
-        dlq,
-        "limit=" + batch,
+        report.queue(),
+        "limit=" + batch + (report.complete() ? "" : "; stopped: " + report.problem()),
         report.moved());
+    if (!report.complete()) {
+      throw new ProblemException(
+          Response.Status.SERVICE_UNAVAILABLE,
+          "replay of "
+              + report.queue()
+              + " stopped after "
+              + report.moved()
+              + " message(s) moved: "
+              + report.problem()
+              + "; the others are still in the dead-letter queue, replay again once the broker"
+              + " is well");
+    }
     return report;
   }
 
   /** Accepts a consumer name or its dead-letter queue's name; nothing else. */
-  private static String deadLetterQueue(String queue) {
+  private static ConsumerName consumerOf(String queue) {
     return Arrays.stream(ConsumerName.values())
         .filter(c -> c.value().equals(queue) || Queues.deadLetterQueue(c).equals(queue))
-        .map(Queues::deadLetterQueue)
         .findFirst()
         .orElseThrow(
             () ->

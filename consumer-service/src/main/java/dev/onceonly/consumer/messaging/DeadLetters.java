@@ -1,6 +1,6 @@
 package dev.onceonly.consumer.messaging;
 
-import dev.onceonly.consumer.claim.ConsumerName;
+import dev.onceonly.consumer.ConsumerName;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
 import io.smallrye.reactive.messaging.rabbitmq.OutgoingRabbitMQMetadata;

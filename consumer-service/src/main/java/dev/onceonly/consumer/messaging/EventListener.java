@@ -1,11 +1,11 @@
 package dev.onceonly.consumer.messaging;
 
-import dev.onceonly.consumer.claim.ConsumerName;
-import dev.onceonly.consumer.claim.GroupCommit;
-import dev.onceonly.consumer.claim.Outcome;
-import dev.onceonly.consumer.claim.Submission;
-import dev.onceonly.consumer.claim.TransientFailures;
+import dev.onceonly.consumer.ConsumerName;
+import dev.onceonly.consumer.Outcome;
 import dev.onceonly.consumer.metrics.ConsumerMetrics;
+import dev.onceonly.consumer.processing.GroupCommit;
+import dev.onceonly.consumer.processing.Submission;
+import dev.onceonly.consumer.processing.TransientFailures;
 import dev.onceonly.model.DecodedEvent;
 import dev.onceonly.model.EventCodec;
 import dev.onceonly.model.InvalidEventException;

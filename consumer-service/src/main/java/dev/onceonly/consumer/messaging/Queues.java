@@ -1,6 +1,6 @@
 package dev.onceonly.consumer.messaging;
 
-import dev.onceonly.consumer.claim.ConsumerName;
+import dev.onceonly.consumer.ConsumerName;
 
 /**
  * Broker names this service declares (see application.properties): one durable queue per consumer,

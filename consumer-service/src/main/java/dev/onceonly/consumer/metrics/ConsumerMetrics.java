@@ -1,7 +1,7 @@
 package dev.onceonly.consumer.metrics;
 
-import dev.onceonly.consumer.claim.ConsumerName;
-import dev.onceonly.consumer.claim.Outcome;
+import dev.onceonly.consumer.ConsumerName;
+import dev.onceonly.consumer.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,8 +1,8 @@
 package dev.onceonly.consumer.profiles;
 
-import dev.onceonly.consumer.claim.ConsumerName;
-import dev.onceonly.consumer.claim.MessageEffect;
-import dev.onceonly.consumer.claim.Outcome;
+import dev.onceonly.consumer.ConsumerName;
+import dev.onceonly.consumer.Outcome;
+import dev.onceonly.consumer.processing.MessageEffect;
 import dev.onceonly.model.CustomerProfileChanged;
 import dev.onceonly.model.LoyaltyEvent;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,9 +1,9 @@
 package dev.onceonly.consumer.receipts;
 
-import dev.onceonly.consumer.claim.ConsumerName;
-import dev.onceonly.consumer.claim.MessageEffect;
-import dev.onceonly.consumer.claim.Outcome;
+import dev.onceonly.consumer.ConsumerName;
+import dev.onceonly.consumer.Outcome;
 import dev.onceonly.consumer.outbox.OutboxWriter;
+import dev.onceonly.consumer.processing.MessageEffect;
 import dev.onceonly.model.LoyaltyEvent;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.model.OutboxKind;

@@ -47,6 +47,14 @@ public interface RelayConfig {
   @WithDefault("true")
   boolean ordering();
 
+  /**
+   * The longest {@code Retry-After} a provider's 429 or 5xx is honoured for ({@code
+   * RELAY_RETRY_AFTER_MAX}). A longer one (a date years ahead, a number past any long) waits this
+   * long: a throttled row, and its ordering key, are never parked for longer.
+   */
+  @WithDefault("15m")
+  Duration retryAfterMax();
+
   /** How long shutdown waits for calls in flight before releasing their rows. */
   @WithDefault("10s")
   Duration shutdownTimeout();

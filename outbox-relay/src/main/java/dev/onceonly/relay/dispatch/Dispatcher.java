@@ -1,6 +1,7 @@
 package dev.onceonly.relay.dispatch;
 
-import dev.onceonly.relay.lease.Completion;
+import dev.onceonly.relay.completion.Completion;
+import dev.onceonly.relay.completion.Completions;
 import dev.onceonly.relay.lease.LeasedRow;
 import dev.onceonly.relay.metrics.RelayMetrics;
 import dev.onceonly.relay.provider.ProviderClients;
@@ -30,21 +31,27 @@ public class Dispatcher {
     Route route = providers.route(row.kind()).orElse(null);
     if (route == null) { // only configured kinds are leased; a row of another kind is a bug
       ProviderResponse none = ProviderResponse.noAnswer("no provider configured for " + row.kind());
-      Decision dead = Decision.dead(none.describe());
       return CompletableFuture.completedFuture(
-          new Completion(row, relayId, dead, none, started, started));
+          Completions.of(
+              row, relayId, none, Decision.dead(none.describe()), started, Instant.now()));
     }
     metrics.attempt(row.kind());
     return route
         .client()
         .send(row.idempotencyKey(), row.payload())
-        .thenApply(
-            response -> {
-              Instant finished = Instant.now();
-              double random = ThreadLocalRandom.current().nextDouble();
-              Decision decision =
-                  route.policy().decide(response, row.budgetAttempt(), finished, random);
-              return new Completion(row, relayId, decision, response, started, finished);
-            });
+        .thenApply(response -> decide(route, row, relayId, response, started));
+  }
+
+  /** The completion of an answered call; a failure to decide is itself a (retried) completion. */
+  private static Completion decide(
+      Route route, LeasedRow row, String relayId, ProviderResponse response, Instant started) {
+    Instant finished = Instant.now();
+    try {
+      double random = ThreadLocalRandom.current().nextDouble();
+      Decision decision = route.policy().decide(response, row.budgetAttempt(), finished, random);
+      return Completions.of(row, relayId, response, decision, started, finished);
+    } catch (RuntimeException e) {
+      return Completions.undecided(row, relayId, e, started, finished);
+    }
   }
 }

@@ -1,11 +1,12 @@
 package dev.onceonly.relay.dispatch;
 
-import dev.onceonly.relay.lease.Completion;
+import dev.onceonly.relay.completion.Completer;
+import dev.onceonly.relay.completion.Completion;
+import dev.onceonly.relay.completion.CompletionQueue;
+import dev.onceonly.relay.completion.Completions;
 import dev.onceonly.relay.lease.LeasedRow;
 import dev.onceonly.relay.lease.OutboxRepository;
 import dev.onceonly.relay.logging.RowMdc;
-import dev.onceonly.relay.provider.ProviderResponse;
-import dev.onceonly.relay.retry.Decision;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -125,14 +126,7 @@ public final class Poller {
       Call call = inFlight.remove(id);
       if (call != null) {
         call.future().cancel(true);
-        released.add(
-            new Completion(
-                call.row(),
-                relayId,
-                new Decision(Decision.Outcome.RELEASED, Duration.ZERO, reason),
-                ProviderResponse.noAnswer(reason),
-                call.startedAt(),
-                now));
+        released.add(Completions.released(call.row(), relayId, reason, call.startedAt(), now));
       }
     }
     finished.stop(released);

@@ -1,5 +1,6 @@
 package dev.onceonly.relay.dispatch;
 
+import dev.onceonly.relay.completion.Completer;
 import dev.onceonly.relay.config.RelayConfig;
 import dev.onceonly.relay.config.RelayIdentity;
 import dev.onceonly.relay.health.SchemaWait;

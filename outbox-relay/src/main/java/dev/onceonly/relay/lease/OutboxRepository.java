@@ -1,21 +1,16 @@
 package dev.onceonly.relay.lease;
 
-import dev.onceonly.relay.retry.Decision.Outcome;
+import dev.onceonly.relay.db.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -62,51 +57,6 @@ public class OutboxRepository {
                 t.attempts - t.attempts_at_retry, t.created_at
       """;
 
-  /**
-   * A batch of completions in one statement: each row's outcome is written only where the fence
-   * holds (id, lease owner, attempt, still in flight), so a relay that lost its lease writes
-   * nothing to the row; every attempt is recorded either way ({@code lease_lost} when the fence did
-   * not hold), unless retention already removed the row. Arrays, one element per completion: id,
-   * attempt, relay, outcome, HTTP status, retry delay (ms), the row's new {@code last_error}, the
-   * attempt's error, start and end (microseconds since the epoch). Returns each recorded attempt's
-   * id, number and outcome.
-   */
-  static final String SQL_COMPLETE =
-      """
-      WITH input AS (
-          SELECT * FROM unnest(?::bigint[], ?::int[], ?::text[], ?::text[], ?::int[], ?::bigint[],
-                               ?::text[], ?::text[], ?::bigint[], ?::bigint[])
-                 AS i(id, attempt, relay_id, outcome, http_status, retry_ms,
-                      row_error, attempt_error, started_at, finished_at)),
-      done AS (
-          UPDATE outbox.outbox o
-             SET status = CASE i.outcome WHEN 'delivered' THEN 'delivered'
-                                         WHEN 'dead' THEN 'dead' ELSE 'pending' END,
-                 delivered_at = CASE WHEN i.outcome = 'delivered' THEN now() ELSE o.delivered_at END,
-                 available_at = CASE i.outcome
-                                  WHEN 'retry' THEN now() + i.retry_ms * interval '1 millisecond'
-                                  WHEN 'released' THEN now()
-                                  ELSE o.available_at END,
-                 lease_owner = NULL, lease_until = NULL,
-                 last_http_status = CASE WHEN i.outcome = 'released' THEN o.last_http_status
-                                         ELSE i.http_status END,
-                 last_error = i.row_error
-            FROM input i
-           WHERE o.id = i.id AND o.lease_owner = i.relay_id AND o.attempts = i.attempt
-             AND o.status = 'in_flight'
-          RETURNING o.id, o.attempts)
-      INSERT INTO outbox.outbox_attempts
-             (outbox_id, attempt, relay_id, started_at, finished_at, outcome, http_status, error)
-      SELECT i.id, i.attempt, i.relay_id,
-             timestamptz 'epoch' + i.started_at * interval '1 microsecond',
-             timestamptz 'epoch' + i.finished_at * interval '1 microsecond',
-             CASE WHEN d.id IS NULL THEN 'lease_lost' ELSE i.outcome END, i.http_status,
-             i.attempt_error
-        FROM input i LEFT JOIN done d ON d.id = i.id AND d.attempts = i.attempt
-       WHERE EXISTS (SELECT 1 FROM outbox.outbox x WHERE x.id = i.id)
-      RETURNING outbox_id, attempt, outcome
-      """;
-
   /** Milliseconds until the next row becomes due (negative: already due), null when none. */
   static final String SQL_NEXT_DUE =
       """
@@ -137,10 +87,6 @@ public class OutboxRepository {
 
   /** Rows waiting for delivery (pending or in flight) and the age of the oldest, in seconds. */
   public record Backlog(long rows, double oldestAgeSeconds) {}
-
-  /** The outcomes a completion writes; the others are never written to a row. */
-  private static final Set<Outcome> WRITABLE =
-      EnumSet.of(Outcome.DELIVERED, Outcome.RETRY, Outcome.DEAD, Outcome.RELEASED);
 
   private final Jdbc jdbc;
 
@@ -185,69 +131,6 @@ public class OutboxRepository {
             }
             return rows;
           }
-        });
-  }
-
-  /**
-   * Writes a batch of completions in one statement, each fenced by id, lease owner and attempt, and
-   * records every attempt. Returns, per completion, whether its fence held.
-   */
-  public boolean[] complete(List<Completion> completions) {
-    int n = completions.size();
-    Long[] ids = new Long[n];
-    Integer[] attempts = new Integer[n];
-    String[] relays = new String[n];
-    String[] outcomes = new String[n];
-    Integer[] statuses = new Integer[n];
-    Long[] retryMillis = new Long[n];
-    String[] rowErrors = new String[n];
-    String[] attemptErrors = new String[n];
-    Long[] started = new Long[n];
-    Long[] finished = new Long[n];
-    for (int i = 0; i < n; i++) {
-      Completion c = completions.get(i);
-      Outcome outcome = c.decision().outcome();
-      if (!WRITABLE.contains(outcome)) {
-        throw new IllegalArgumentException("not a completion: " + outcome);
-      }
-      ids[i] = c.row().id();
-      attempts[i] = c.row().attempt();
-      relays[i] = c.relayId();
-      outcomes[i] = outcome.value();
-      statuses[i] = c.httpStatus();
-      retryMillis[i] = outcome == Outcome.RETRY ? c.decision().retryIn().toMillis() : 0L;
-      rowErrors[i] = rowError(c);
-      attemptErrors[i] = attemptError(c);
-      started[i] = epochMicros(c.startedAt());
-      finished[i] = epochMicros(c.finishedAt());
-    }
-    return jdbc.inTransaction(
-        connection -> {
-          Map<Long, Map<Integer, Boolean>> recorded = new HashMap<>();
-          try (PreparedStatement statement = connection.prepareStatement(SQL_COMPLETE)) {
-            statement.setArray(1, connection.createArrayOf("int8", ids));
-            statement.setArray(2, connection.createArrayOf("int4", attempts));
-            statement.setArray(3, connection.createArrayOf("text", relays));
-            statement.setArray(4, connection.createArrayOf("text", outcomes));
-            statement.setArray(5, connection.createArrayOf("int4", statuses));
-            statement.setArray(6, connection.createArrayOf("int8", retryMillis));
-            statement.setArray(7, connection.createArrayOf("text", rowErrors));
-            statement.setArray(8, connection.createArrayOf("text", attemptErrors));
-            statement.setArray(9, connection.createArrayOf("int8", started));
-            statement.setArray(10, connection.createArrayOf("int8", finished));
-            try (ResultSet rs = statement.executeQuery()) {
-              while (rs.next()) {
-                recorded
-                    .computeIfAbsent(rs.getLong(1), id -> new HashMap<>())
-                    .put(rs.getInt(2), !Outcome.LEASE_LOST.value().equals(rs.getString(3)));
-              }
-            }
-          }
-          boolean[] held = new boolean[n];
-          for (int i = 0; i < n; i++) {
-            held[i] = recorded.getOrDefault(ids[i], Map.of()).getOrDefault(attempts[i], false);
-          }
-          return held;
         });
   }
 
@@ -296,32 +179,5 @@ public class OutboxRepository {
             return new Backlog(rs.getLong(1), rs.getDouble(2));
           }
         });
-  }
-
-  private static long epochMicros(Instant instant) {
-    return instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1_000;
-  }
-
-  /** What the row keeps as {@code last_error} after this completion. */
-  private static String rowError(Completion c) {
-    switch (c.decision().outcome()) {
-      case DELIVERED:
-        return null;
-      case RETRY:
-        return c.response().describe();
-      default:
-        return c.decision().reason();
-    }
-  }
-
-  private static String attemptError(Completion c) {
-    switch (c.decision().outcome()) {
-      case DELIVERED:
-        return null;
-      case RELEASED:
-        return c.decision().reason();
-      default:
-        return c.response().describe();
-    }
   }
 }

@@ -1,6 +1,5 @@
 package dev.onceonly.relay.metrics;
 
-import dev.onceonly.relay.retry.Decision.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -41,9 +40,9 @@ public class RelayMetrics {
   }
 
   /** One attempt ended with {@code outcome} (delivered, retry, dead, lease_lost, released). */
-  public void outcome(String kind, Outcome outcome) {
-    counter("onceonly.relay.deliveries", kind, outcome.value()).increment();
-    if (outcome == Outcome.DEAD) {
+  public void outcome(String kind, String outcome) {
+    counter("onceonly.relay.deliveries", kind, outcome).increment();
+    if ("dead".equals(outcome)) {
       counter("onceonly.relay.dead", kind, null).increment();
     }
   }

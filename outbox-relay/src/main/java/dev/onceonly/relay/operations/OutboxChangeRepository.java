@@ -43,6 +43,12 @@ public class OutboxChangeRepository {
 
   static final String SQL_STATUS = "SELECT status FROM outbox.outbox WHERE id = ?";
 
+  /**
+   * The relay's pool commits with {@code synchronous_commit = off} for the delivery loop's sake; an
+   * operator's change and its audit row wait for the WAL flush like any business write.
+   */
+  static final String SQL_COMMIT_DURABLY = "SET LOCAL synchronous_commit = on";
+
   /** Relays wake at commit, as for an insert (the trigger only fires on inserts). */
   static final String SQL_WAKE_RELAYS = "SELECT pg_notify(?, '')";
 
@@ -105,6 +111,16 @@ public class OutboxChangeRepository {
       }
     } catch (SQLException e) {
       throw new IllegalStateException("reading outbox row " + id + " failed", e);
+    }
+  }
+
+  /** Makes the caller's transaction commit durably, whatever the pool's default. */
+  public void commitDurably() {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(SQL_COMMIT_DURABLY)) {
+      statement.execute();
+    } catch (SQLException e) {
+      throw new IllegalStateException("setting synchronous_commit for the change failed", e);
     }
   }
 

@@ -19,7 +19,9 @@ import org.jboss.logging.Logger;
 
 /**
  * The changes operators make: retry, cancel and replay. Each runs in one transaction with its audit
- * row, so a change is never without its audit entry, nor an entry without its change.
+ * row, so a change is never without its audit entry, nor an entry without its change, and that
+ * transaction commits durably (the relay's pool does not by default): once an operator has been
+ * told a row is cancelled, no crash brings it back.
  */
 @ApplicationScoped
 public class OutboxOperations {
@@ -53,6 +55,7 @@ public class OutboxOperations {
   /** Dead → pending, due now, with a fresh attempt budget; relays are woken at commit. */
   @Transactional
   public RowDetail retry(long id, String actor) {
+    changes.commitDurably();
     String key = changes.retry(id).orElseThrow(() -> refused(id, AuditAction.RETRY));
     changes.wakeRelays();
     audit.record(actor, AuditAction.RETRY, id, null, 1, false, null);
@@ -66,6 +69,7 @@ public class OutboxOperations {
   /** Pending or dead → cancelled: never delivered; unparks its ordering key. */
   @Transactional
   public RowDetail cancel(long id, String actor) {
+    changes.commitDurably();
     String key = changes.cancel(id).orElseThrow(() -> refused(id, AuditAction.CANCEL));
     changes.wakeRelays(); // rows behind it on its ordering key may be due now
     audit.record(actor, AuditAction.CANCEL, id, null, 1, false, null);
@@ -83,6 +87,7 @@ public class OutboxOperations {
    */
   @Transactional
   public ReplayOutcome replay(ReplayOrder order, String actor) {
+    changes.commitDurably();
     if (!order.dryRun() && !changes.tryReplayLock()) {
       throw new OperationRefused(
           Reason.CONFLICT,

@@ -1,14 +1,18 @@
 package dev.onceonly.relay.provider;
 
 import dev.onceonly.relay.config.RelayConfig.KindConfig;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -20,11 +24,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * The one way the relay talks to the provider of one outbox kind: {@code POST <base-url><path>}
  * with the row's payload as JSON and its idempotency key as {@code Idempotency-Key}, within bounded
  * connect and read timeouts, over a bounded pool of keep-alive connections (Vert.x, non-blocking).
- * It never retries: the outbox does, and retries would multiply.
+ * It never retries: the outbox does, and retries would multiply. Of an answer it keeps at most
+ * {@value #MAX_BODY_BYTES} bytes of an error body (the rest is read and dropped, nothing of a 2xx
+ * body), with personal data masked ({@link ErrorBodies}).
  */
 public class ProviderClient {
 
   public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+
+  /** The most of a provider's error body held in memory; only its first 500 characters are kept. */
+  public static final int MAX_BODY_BYTES = 16 * 1024;
 
   private final HttpClient http;
   private final String endpoint;
@@ -32,8 +41,11 @@ public class ProviderClient {
   private final Duration readTimeout;
   private final String authHeader;
   private final String authValue;
+  private final ErrorBodies errorBodies;
 
-  public ProviderClient(String kind, KindConfig config, Vertx vertx, int maxConnections) {
+  public ProviderClient(
+      String kind, KindConfig config, Vertx vertx, int maxConnections, ErrorBodies errorBodies) {
+    this.errorBodies = errorBodies;
     this.endpoint = stripSlash(config.baseUrl()) + config.path();
     this.connectTimeout = config.connectTimeout();
     this.readTimeout = config.readTimeout();
@@ -80,14 +92,13 @@ public class ProviderClient {
             })
         .compose(
             response ->
-                response
-                    .body()
+                bounded(response, response.statusCode() / 100 != 2)
                     .map(
                         body ->
                             ProviderResponse.answered(
                                 response.statusCode(),
                                 response.getHeader("Retry-After"),
-                                body.toString())))
+                                errorBodies.redact(body))))
         .onComplete(
             done ->
                 result.complete(
@@ -106,6 +117,47 @@ public class ProviderClient {
               }
               return ProviderResponse.noAnswer(describe(error));
             });
+  }
+
+  /**
+   * Reads the whole answer (so that the connection can be used again) but keeps at most {@link
+   * #MAX_BODY_BYTES} of it, and nothing when {@code keep} is false; a body cut short ends in "...".
+   */
+  static Future<String> bounded(HttpClientResponse response, boolean keep) {
+    Promise<String> body = Promise.promise();
+    Buffer kept = Buffer.buffer();
+    boolean[] cut = {false};
+    try {
+      read(response, keep, body, kept, cut);
+    } catch (IllegalStateException alreadyEnded) {
+      // The whole answer arrived before this callback ran (Vert.x runs it a moment later when the
+      // call was made off its event loop): its body is gone, but its status is right. Before, this
+      // counted as a connection error and a delivered row was sent again.
+      body.tryComplete(null);
+    }
+    return body.future();
+  }
+
+  private static void read(
+      HttpClientResponse response, boolean keep, Promise<String> body, Buffer kept, boolean[] cut) {
+    response.handler(
+        chunk -> {
+          if (!keep) {
+            return;
+          }
+          int room = MAX_BODY_BYTES - kept.length();
+          if (chunk.length() <= room) {
+            kept.appendBuffer(chunk);
+          } else {
+            kept.appendBuffer(chunk, 0, Math.max(room, 0));
+            cut[0] = true;
+          }
+        });
+    response.exceptionHandler(body::tryFail);
+    response.endHandler(
+        done ->
+            body.tryComplete(
+                keep ? kept.toString(StandardCharsets.UTF_8) + (cut[0] ? "..." : "") : null));
   }
 
   private String describe(Throwable error) {

@@ -22,6 +22,7 @@ public class ProviderClients {
   private final Map<String, Route> routes = new TreeMap<>();
 
   public ProviderClients(RelayConfig config, Vertx vertx) {
+    ErrorBodies errorBodies = new ErrorBodies(config.operations().redactFields());
     config
         .kinds()
         .forEach(
@@ -31,8 +32,8 @@ public class ProviderClients {
               routes.put(
                   kind,
                   new Route(
-                      new ProviderClient(kind, settings, vertx, config.maxInFlight()),
-                      new RetryPolicy(backoff, settings.maxAttempts())));
+                      new ProviderClient(kind, settings, vertx, config.maxInFlight(), errorBodies),
+                      new RetryPolicy(backoff, settings.maxAttempts(), config.retryAfterMax())));
             });
   }
 

@@ -27,7 +27,7 @@ public record ProviderResponse(int status, String retryAfter, String error) {
   }
 
   /** Keeps texts stored in the database short and free of NUL bytes PostgreSQL would refuse. */
-  static String shorten(String text) {
+  public static String shorten(String text) {
     if (text == null) {
       return null;
     }

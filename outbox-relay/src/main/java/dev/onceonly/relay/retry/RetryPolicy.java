@@ -6,14 +6,19 @@ import java.time.Instant;
 
 /**
  * Decides a row's fate after an attempt: success is delivered; a permanent failure is dead at once;
- * a retryable one waits for the longer of the backoff and the provider's {@code Retry-After},
- * unless it was the last allowed attempt, which makes the row dead.
+ * a retryable one waits for the longer of the backoff and the provider's {@code Retry-After} (the
+ * latter honoured up to {@code retryAfterMax}), unless it was the last allowed attempt, which makes
+ * the row dead.
  */
-public record RetryPolicy(Backoff backoff, int maxAttempts) {
+public record RetryPolicy(Backoff backoff, int maxAttempts, Duration retryAfterMax) {
 
   public RetryPolicy {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("max attempts must be >= 1, was " + maxAttempts);
+    }
+    if (retryAfterMax.isNegative()) {
+      throw new IllegalArgumentException(
+          "relay.retry-after-max must not be negative, was " + retryAfterMax);
     }
   }
 
@@ -35,7 +40,8 @@ public record RetryPolicy(Backoff backoff, int maxAttempts) {
           "attempts exhausted (" + attempt + "/" + maxAttempts + "): " + response.describe());
     }
     Duration delay = backoff.delay(attempt, random);
-    Duration asked = RetryAfter.parse(response.retryAfter(), now).orElse(Duration.ZERO);
+    Duration asked =
+        RetryAfter.parse(response.retryAfter(), now, retryAfterMax).orElse(Duration.ZERO);
     return Decision.retry(asked.compareTo(delay) > 0 ? asked : delay, response.describe());
   }
 }

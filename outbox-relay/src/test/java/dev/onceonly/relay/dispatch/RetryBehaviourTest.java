@@ -88,6 +88,38 @@ class RetryBehaviourTest {
   }
 
   @Test
+  void retryAfterIsHonouredUpToItsMaximumAndNeverSinksTheOtherCompletions() {
+    // relay.retry-after-max is 2 s in tests (15 minutes by default).
+    String prefix = OutboxRows.uniquePrefix("retry-after-max");
+    List<String> throttled = List.of(prefix + "68-years", prefix + "past-millis", prefix + "date");
+    stub.script(throttled.get(0), Step.retryAfter(429, "2147483647"));
+    stub.script(throttled.get(1), Step.retryAfter(503, "9223372036854775807"));
+    stub.script(throttled.get(2), Step.retryAfter(429, "Fri, 31 Dec 9999 23:59:59 GMT"));
+    List<String> healthy = List.of(prefix + "ok-1", prefix + "ok-2", prefix + "ok-3");
+    List<String> keys = new ArrayList<>(throttled);
+    keys.addAll(healthy);
+    List<Long> ids = OutboxRows.insert(keys.stream().map(OutboxRows::receipt).toList());
+
+    for (long id : ids) {
+      awaitStatus(id, "delivered", Duration.ofSeconds(15));
+    }
+
+    for (int i = 0; i < throttled.size(); i++) {
+      List<Attempt> attempts = OutboxRows.attempts(ids.get(i));
+      assertThat(attempts).extracting(Attempt::outcome).containsExactly("retry", "delivered");
+      assertThat(gaps(attempts).get(0))
+          .as("%s waited the maximum, not what it asked", throttled.get(i))
+          .isBetween(2_000L, 6_000L);
+    }
+    for (int i = throttled.size(); i < keys.size(); i++) {
+      assertThat(stub.calls(keys.get(i))).as("sent once: its completion was written").hasSize(1);
+      assertThat(OutboxRows.attempts(ids.get(i)))
+          .extracting(Attempt::outcome)
+          .containsExactly("delivered");
+    }
+  }
+
+  @Test
   void badRequestGoesDeadAtOnce() {
     String key = OutboxRows.uniquePrefix("bad-request") + "receipt";
     stub.always(key, Step.status(400));

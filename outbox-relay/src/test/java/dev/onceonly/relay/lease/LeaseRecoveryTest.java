@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
+import dev.onceonly.relay.completion.CompletionRepository;
+import dev.onceonly.relay.completion.Completions;
 import dev.onceonly.relay.provider.ProviderResponse;
 import dev.onceonly.relay.retry.Decision;
 import dev.onceonly.relay.support.OutboxRows;
@@ -26,7 +28,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(value = OutboxTestResource.class, restrictToAnnotatedClass = false)
 class LeaseRecoveryTest {
 
-  @Inject OutboxRepository repository;
+  @Inject CompletionRepository completions;
 
   private final ProviderStub stub = ProviderStub.get();
 
@@ -72,20 +74,20 @@ class LeaseRecoveryTest {
         new LeasedRow(id, "send_receipt", "{}", key, null, 1, 1, reclaimed.createdAt());
     Instant now = Instant.now();
     boolean[] held =
-        repository.complete(
+        completions.complete(
             List.of(
-                new Completion(
+                Completions.of(
                     zombieLease,
                     "relay-zombie",
-                    Decision.delivered(),
                     ProviderResponse.answered(200, null, "{}"),
+                    Decision.delivered(),
                     now,
                     now),
-                new Completion(
+                Completions.of(
                     zombieLease,
                     "relay-zombie",
-                    Decision.dead("zombie gives up"),
                     ProviderResponse.answered(400, null, "{}"),
+                    Decision.dead("zombie gives up"),
                     now,
                     now)));
 

@@ -3,7 +3,7 @@ package dev.onceonly.relay.retry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.onceonly.relay.provider.ProviderResponse;
-import dev.onceonly.relay.retry.Decision.Outcome;
+import dev.onceonly.relay.retry.Decision.Verdict;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -12,18 +12,21 @@ class RetryPolicyTest {
 
   private final Instant now = Instant.parse("2025-03-01T10:00:00Z");
   private final RetryPolicy policy =
-      new RetryPolicy(new Backoff(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(1), 0.0), 4);
+      new RetryPolicy(
+          new Backoff(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(1), 0.0),
+          4,
+          Duration.ofMinutes(15));
 
   @Test
   void successIsDelivered() {
-    assertThat(decide(ProviderResponse.answered(201, null, "{}"), 1).outcome())
-        .isEqualTo(Outcome.DELIVERED);
+    assertThat(decide(ProviderResponse.answered(201, null, "{}"), 1).verdict())
+        .isEqualTo(Verdict.DELIVERED);
   }
 
   @Test
   void serverErrorIsRetriedAfterBackoff() {
     Decision decision = decide(ProviderResponse.answered(503, null, "busy"), 2);
-    assertThat(decision.outcome()).isEqualTo(Outcome.RETRY);
+    assertThat(decision.verdict()).isEqualTo(Verdict.RETRY);
     assertThat(decision.retryIn()).isEqualTo(Duration.ofSeconds(2));
     assertThat(decision.reason()).isEqualTo("HTTP 503: busy");
   }
@@ -32,6 +35,13 @@ class RetryPolicyTest {
   void retryAfterWinsWhenLongerThanBackoff() {
     Decision decision = decide(ProviderResponse.answered(429, "30", ""), 1);
     assertThat(decision.retryIn()).isEqualTo(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void retryAfterIsHonouredUpToItsMaximum() {
+    Decision decision = decide(ProviderResponse.answered(429, "2147483647", ""), 1);
+    assertThat(decision.verdict()).isEqualTo(Verdict.RETRY);
+    assertThat(decision.retryIn()).isEqualTo(Duration.ofMinutes(15));
   }
 
   @Test
@@ -50,21 +60,21 @@ class RetryPolicyTest {
   @Test
   void clientErrorIsDeadAtOnce() {
     Decision decision = decide(ProviderResponse.answered(400, null, "bad amount"), 1);
-    assertThat(decision.outcome()).isEqualTo(Outcome.DEAD);
+    assertThat(decision.verdict()).isEqualTo(Verdict.DEAD);
     assertThat(decision.reason()).contains("permanent").contains("HTTP 400").contains("bad amount");
   }
 
   @Test
   void lastAllowedAttemptFailingIsDead() {
     Decision decision = decide(ProviderResponse.noAnswer("timeout after 2000 ms"), 4);
-    assertThat(decision.outcome()).isEqualTo(Outcome.DEAD);
+    assertThat(decision.verdict()).isEqualTo(Verdict.DEAD);
     assertThat(decision.reason()).contains("attempts exhausted (4/4)").contains("timeout");
   }
 
   @Test
   void attemptBeforeTheLastIsStillRetried() {
-    assertThat(decide(ProviderResponse.noAnswer("connection refused"), 3).outcome())
-        .isEqualTo(Outcome.RETRY);
+    assertThat(decide(ProviderResponse.noAnswer("connection refused"), 3).verdict())
+        .isEqualTo(Verdict.RETRY);
   }
 
   private Decision decide(ProviderResponse response, int attempt) {

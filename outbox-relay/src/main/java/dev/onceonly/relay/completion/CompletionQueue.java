@@ -1,6 +1,5 @@
-package dev.onceonly.relay.dispatch;
+package dev.onceonly.relay.completion;
 
-import dev.onceonly.relay.lease.Completion;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +7,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.jboss.logging.Logger;
@@ -20,8 +21,12 @@ import org.jboss.logging.Logger;
  * that long is followed at once (waiting after it as well, the writer slept about as long as it
  * wrote, and 200,000-row drains ran 5,360 to 5,990 rows/s instead of 6,440 to 7,050). Writing runs
  * beside leasing, so neither waits for the other's round trips.
+ *
+ * <p>Nothing handed over is lost at shutdown: {@link #stop} writes what is still queued, and a
+ * completion added after that (a call that ended while the relay was stopping) is written at once
+ * on the adding thread, so its row never waits for its lease to expire.
  */
-final class CompletionQueue {
+public final class CompletionQueue {
 
   private static final Logger LOG = Logger.getLogger(CompletionQueue.class);
 
@@ -42,10 +47,18 @@ final class CompletionQueue {
   private final Runnable afterWrite;
   private final LongSupplier nanoTime;
   private final Pause pause;
+
+  /**
+   * Adds hold it shared, {@link #stop} exclusively: an add is either queued before the final drain
+   * or sees {@link #stopped} and writes by itself.
+   */
+  private final ReadWriteLock handover = new ReentrantReadWriteLock();
+
+  private boolean stopped; // guarded by handover
   private volatile boolean running;
   private Thread thread;
 
-  CompletionQueue(
+  public CompletionQueue(
       Consumer<List<Completion>> writer,
       int maxBatch,
       Duration coalesce,
@@ -78,28 +91,41 @@ final class CompletionQueue {
     this.pause = pause;
   }
 
-  void add(Completion completion) {
-    unwritten.incrementAndGet();
-    queue.add(completion);
+  /** Hands a finished attempt over for writing (on the writer thread, or at once once stopped). */
+  public void add(Completion completion) {
+    handover.readLock().lock();
+    try {
+      if (!stopped) {
+        unwritten.incrementAndGet();
+        queue.add(completion);
+        return;
+      }
+    } finally {
+      handover.readLock().unlock();
+    }
+    writer.accept(List.of(completion));
   }
 
   /**
    * Rows whose call has finished but whose outcome is not written yet. They still hold a lease, so
    * the poller counts them against its room: when writing falls behind, leasing waits.
    */
-  int unwritten() {
+  public int unwritten() {
     return unwritten.get();
   }
 
-  void start() {
+  public void start() {
     running = true;
     thread = new Thread(this::run, name);
     thread.setDaemon(true);
     thread.start();
   }
 
-  /** Stops the writer thread, then writes whatever is still queued, plus {@code last}. */
-  void stop(List<Completion> last) {
+  /**
+   * Stops the writer thread, then writes whatever is still queued, plus {@code last}; completions
+   * added from now on are written by the thread that adds them.
+   */
+  public void stop(List<Completion> last) {
     running = false;
     if (thread != null) {
       thread.interrupt();
@@ -110,8 +136,16 @@ final class CompletionQueue {
       }
     }
     List<Completion> rest = new ArrayList<>(last);
-    queue.drainTo(rest);
-    writer.accept(rest);
+    handover.writeLock().lock();
+    try {
+      stopped = true;
+      queue.drainTo(rest);
+    } finally {
+      handover.writeLock().unlock();
+    }
+    if (!rest.isEmpty()) {
+      writer.accept(rest);
+    }
     unwritten.set(0);
   }
 

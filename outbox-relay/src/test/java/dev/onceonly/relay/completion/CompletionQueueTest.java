@@ -1,9 +1,8 @@
-package dev.onceonly.relay.dispatch;
+package dev.onceonly.relay.completion;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.onceonly.relay.lease.Completion;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +42,8 @@ class CompletionQueueTest {
   }
 
   private static Completion completion() {
-    return new Completion(null, "test-relay", null, null, null, null);
+    return new Completion(
+        null, "test-relay", Outcome.DELIVERED, null, null, null, null, null, null);
   }
 
   @Test
@@ -144,5 +144,20 @@ class CompletionQueueTest {
 
     assertThat(written).isEmpty();
     assertThat(pauses).isEmpty();
+  }
+
+  @Test
+  void whatIsQueuedAtStopIsWrittenAndALaterCompletionIsWrittenAtOnce() {
+    CompletionQueue queue = queue(100);
+    queue.add(completion());
+    queue.add(completion());
+
+    queue.stop(List.of(completion()));
+    assertThat(written).containsExactly(3);
+
+    // A call that ended while the relay was stopping: handed over after the final drain.
+    queue.add(completion());
+    assertThat(written).containsExactly(3, 1);
+    assertThat(queue.unwritten()).isZero();
   }
 }

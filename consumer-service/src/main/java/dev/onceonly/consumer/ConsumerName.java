@@ -1,4 +1,4 @@
-package dev.onceonly.consumer.claim;
+package dev.onceonly.consumer;
 
 import dev.onceonly.model.EventType;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package dev.onceonly.consumer.claim;
+package dev.onceonly.consumer.processing;
 
 import java.sql.SQLException;
 import java.util.Set;

@@ -1,5 +1,7 @@
-package dev.onceonly.consumer.claim;
+package dev.onceonly.consumer.processing;
 
+import dev.onceonly.consumer.ConsumerName;
+import dev.onceonly.consumer.Outcome;
 import dev.onceonly.model.LoyaltyEvent;
 import java.sql.SQLException;
 

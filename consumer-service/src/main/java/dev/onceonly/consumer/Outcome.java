@@ -1,4 +1,4 @@
-package dev.onceonly.consumer.claim;
+package dev.onceonly.consumer;
 
 /** What handling one message decided. Every outcome is acked after its transaction commits. */
 public enum Outcome {

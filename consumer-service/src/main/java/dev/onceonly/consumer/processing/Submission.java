@@ -1,5 +1,6 @@
-package dev.onceonly.consumer.claim;
+package dev.onceonly.consumer.processing;
 
+import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.model.DecodedEvent;
 import java.util.Comparator;
 

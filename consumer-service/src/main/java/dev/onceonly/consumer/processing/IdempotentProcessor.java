@@ -1,5 +1,11 @@
-package dev.onceonly.consumer.claim;
+package dev.onceonly.consumer.processing;
 
+import dev.onceonly.consumer.ConsumerName;
+import dev.onceonly.consumer.Outcome;
+import dev.onceonly.consumer.claim.ClaimRepository;
+import dev.onceonly.consumer.claim.ClaimResult;
+import dev.onceonly.consumer.claim.ConflictRepository;
+import dev.onceonly.consumer.claim.RejectionRepository;
 import dev.onceonly.consumer.config.ConsumerConfig;
 import dev.onceonly.model.DecodedEvent;
 import dev.onceonly.model.LoyaltyEvent;

@@ -1,4 +1,4 @@
-package dev.onceonly.consumer.claim;
+package dev.onceonly.consumer.processing;
 
 import dev.onceonly.consumer.config.ConsumerConfig;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,4 +1,4 @@
-package dev.onceonly.consumer.claim;
+package dev.onceonly.consumer.processing;
 
 import dev.onceonly.consumer.config.ConsumerConfig;
 import dev.onceonly.consumer.metrics.ConsumerMetrics;
@@ -11,6 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
 
@@ -70,7 +72,18 @@ public class GroupCommit {
     private final long lingerNanos;
     private final int lingerBelow;
     private final List<Thread> committers = new ArrayList<>();
+
+    /**
+     * Submitters hold it shared while they check {@link #closing} and queue, {@link #close} takes
+     * it exclusively to set it: a message is either queued before the committers are told to finish
+     * (and they drain the queue before they stop) or sees the flag and is decided by its submitter.
+     * Without it, a message queued just after the last committer left stayed neither acked nor
+     * nacked.
+     */
+    private final ReadWriteLock closingLock = new ReentrantReadWriteLock();
+
     private volatile boolean closing;
+    private Runnable beforeQueueing = () -> {};
 
     public Batcher(
         int committers, int maxMessages, Function<List<Submission>, List<Decision>> transaction) {
@@ -111,12 +124,23 @@ public class GroupCommit {
      * stops.
      */
     public CompletableFuture<Decision> submit(Submission submission) {
-      if (closing) {
-        return CompletableFuture.completedFuture(decideAlone(submission));
+      closingLock.readLock().lock();
+      try {
+        if (!closing) {
+          beforeQueueing.run();
+          CompletableFuture<Decision> decision = new CompletableFuture<>();
+          queue.add(new Waiting(submission, decision));
+          return decision;
+        }
+      } finally {
+        closingLock.readLock().unlock();
       }
-      CompletableFuture<Decision> decision = new CompletableFuture<>();
-      queue.add(new Waiting(submission, decision));
-      return decision;
+      return CompletableFuture.completedFuture(decideAlone(submission));
+    }
+
+    /** Runs between a submitter's look at {@link #closing} and its queueing (tests widen it). */
+    void beforeQueueing(Runnable hook) {
+      this.beforeQueueing = hook;
     }
 
     /** Messages queued and not yet taken by a committer. */
@@ -127,7 +151,12 @@ public class GroupCommit {
     /** Stops taking new batches once the queue is empty; waits for the committers to finish. */
     @Override
     public void close() {
-      closing = true;
+      closingLock.writeLock().lock();
+      try {
+        closing = true;
+      } finally {
+        closingLock.writeLock().unlock();
+      }
       for (Thread t : committers) {
         try {
           t.join(TimeUnit.SECONDS.toMillis(30));

@@ -1,4 +1,4 @@
-package dev.onceonly.consumer.claim;
+package dev.onceonly.consumer.processing;
 
 import static dev.onceonly.consumer.TestEvents.decoded;
 import static dev.onceonly.consumer.TestEvents.order;
@@ -6,13 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.onceonly.consumer.ConsumerName;
+import dev.onceonly.consumer.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -135,6 +139,37 @@ class GroupCommitBatcherTest {
     assertThat(batcher.submit(submission("late")).join().outcomeOrThrow())
         .isEqualTo(Outcome.APPLIED);
     assertThat(threads).containsExactly(Thread.currentThread().getName());
+  }
+
+  @Test
+  void aMessageSubmittedWhileTheBatcherClosesIsStillDecided() throws Exception {
+    batcher = new GroupCommit.Batcher(2, 16, this::recordingTransaction);
+    releaseFirst.countDown();
+    CountDownLatch inSubmit = new CountDownLatch(1);
+    CountDownLatch letItQueue = new CountDownLatch(1);
+    batcher.beforeQueueing(
+        () -> {
+          inSubmit.countDown();
+          awaitLatch(letItQueue);
+        });
+    CompletableFuture<Future<Outcome>> submitted =
+        CompletableFuture.supplyAsync(() -> submit("racing"));
+    assertThat(inSubmit.await(10, TimeUnit.SECONDS)).isTrue();
+
+    // The service stops while that submitter sits between its look at the flag and its queueing:
+    // the close either waits for it (parked on a lock) or, as it did before, has already let the
+    // committers go, and the message queued after them was never decided.
+    Thread closer = new Thread(batcher::close, "closer");
+    closer.start();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> !closer.isAlive() || LockSupport.getBlocker(closer) != null);
+    letItQueue.countDown();
+
+    assertThat(submitted.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS))
+        .isEqualTo(outcomeFor("racing"));
+    closer.join(TimeUnit.SECONDS.toMillis(10));
+    assertThat(closer.isAlive()).isFalse();
   }
 
   @Test

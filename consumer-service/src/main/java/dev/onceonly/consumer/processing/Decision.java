@@ -1,4 +1,6 @@
-package dev.onceonly.consumer.claim;
+package dev.onceonly.consumer.processing;
+
+import dev.onceonly.consumer.Outcome;
 
 /**
  * What became of one submitted message: an outcome after commit, or the failure that stopped it.

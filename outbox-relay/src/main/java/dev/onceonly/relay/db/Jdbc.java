@@ -1,4 +1,4 @@
-package dev.onceonly.relay.lease;
+package dev.onceonly.relay.db;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import java.sql.Array;
@@ -16,22 +16,22 @@ import javax.sql.DataSource;
  * quarter of the poller's and the completion writer's CPU. Not to be called inside a JTA
  * transaction (its connection is enlisted there and cannot commit by itself).
  */
-final class Jdbc {
+public final class Jdbc {
 
   /** A unit of JDBC work run inside {@link #inTransaction}. */
   @FunctionalInterface
-  interface Work<T> {
+  public interface Work<T> {
     T run(Connection connection) throws SQLException;
   }
 
   private final DataSource dataSource;
 
-  Jdbc(DataSource dataSource) {
+  public Jdbc(DataSource dataSource) {
     this.dataSource = dataSource;
   }
 
   /** Runs {@code work} in a new transaction of its own, committed before this returns. */
-  <T> T inTransaction(Work<T> work) {
+  public <T> T inTransaction(Work<T> work) {
     if (QuarkusTransaction.isActive()) {
       throw new IllegalStateException("the delivery loop's SQL runs outside JTA transactions");
     }
@@ -61,13 +61,13 @@ final class Jdbc {
   }
 
   /** A failed unit of work: the database's error, unchecked. */
-  static final class DatabaseException extends RuntimeException {
+  public static final class DatabaseException extends RuntimeException {
     DatabaseException(SQLException cause) {
       super(cause.getMessage() + " (SQLState " + cause.getSQLState() + ")", cause);
     }
   }
 
-  static void setInteger(PreparedStatement statement, int index, Integer value)
+  public static void setInteger(PreparedStatement statement, int index, Integer value)
       throws SQLException {
     if (value == null) {
       statement.setNull(index, Types.INTEGER);
@@ -76,7 +76,8 @@ final class Jdbc {
     }
   }
 
-  static Array textArray(Connection connection, Collection<String> values) throws SQLException {
+  public static Array textArray(Connection connection, Collection<String> values)
+      throws SQLException {
     return connection.createArrayOf("text", values.toArray());
   }
 }

@@ -1,0 +1,99 @@
+package dev.onceonly.relay.completion;
+
+import dev.onceonly.relay.lease.LeasedRow;
+import dev.onceonly.relay.provider.ProviderResponse;
+import dev.onceonly.relay.retry.Decision;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Turns what happened to a leased row into a {@link Completion}: the one place where the provider's
+ * answer and the retry policy's verdict become the values the completion writes. Every value is
+ * bounded here, so that one completion can never make a batch fail to write.
+ */
+public final class Completions {
+
+  /**
+   * The longest delay a completion writes; the retry policy already stays far below it (backoff
+   * max, {@code relay.retry-after-max}), this guards the arithmetic of the write itself.
+   */
+  static final Duration LONGEST_DELAY = Duration.ofDays(365);
+
+  /** How long a row waits when its outcome could not be decided (a defect, logged). */
+  static final Duration UNDECIDED_DELAY = Duration.ofMinutes(1);
+
+  private Completions() {}
+
+  /** An answered (or unanswered) call and the policy's verdict on it. */
+  public static Completion of(
+      LeasedRow row,
+      String relayId,
+      ProviderResponse response,
+      Decision decision,
+      Instant startedAt,
+      Instant finishedAt) {
+    Integer status = response.hasAnswer() ? response.status() : null;
+    return switch (decision.verdict()) {
+      case DELIVERED ->
+          new Completion(
+              row,
+              relayId,
+              Outcome.DELIVERED,
+              Duration.ZERO,
+              status,
+              null,
+              null,
+              startedAt,
+              finishedAt);
+      case RETRY ->
+          new Completion(
+              row,
+              relayId,
+              Outcome.RETRY,
+              bounded(decision.retryIn()),
+              status,
+              ProviderResponse.shorten(response.describe()),
+              ProviderResponse.shorten(response.describe()),
+              startedAt,
+              finishedAt);
+      case DEAD ->
+          new Completion(
+              row,
+              relayId,
+              Outcome.DEAD,
+              Duration.ZERO,
+              status,
+              ProviderResponse.shorten(decision.reason()),
+              ProviderResponse.shorten(response.describe()),
+              startedAt,
+              finishedAt);
+    };
+  }
+
+  /** A call that shutdown gave up waiting for: the row goes back to pending, due now. */
+  public static Completion released(
+      LeasedRow row, String relayId, String reason, Instant startedAt, Instant now) {
+    String text = ProviderResponse.shorten(reason);
+    return new Completion(
+        row, relayId, Outcome.RELEASED, Duration.ZERO, null, text, text, startedAt, now);
+  }
+
+  /**
+   * A call whose outcome could not be decided (the decision itself failed): retried a little later,
+   * never lost and never holding up the other completions of its batch.
+   */
+  public static Completion undecided(
+      LeasedRow row, String relayId, Throwable failure, Instant startedAt, Instant now) {
+    String text = ProviderResponse.shorten("outcome could not be decided: " + failure);
+    return new Completion(
+        row, relayId, Outcome.RETRY, UNDECIDED_DELAY, null, text, text, startedAt, now);
+  }
+
+  /** {@code delay} within {@code [0, LONGEST_DELAY]}. */
+  static Duration bounded(Duration delay) {
+    if (delay == null || delay.isNegative()) {
+      return Duration.ZERO;
+    }
+    return delay.compareTo(LONGEST_DELAY) > 0 ? LONGEST_DELAY : delay;
+  }
+}

@@ -23,6 +23,9 @@ public final class ProductionEnvironment {
 
   private static final String PROD_PREFIX = "%prod.";
 
+  /** The class loader of Quarkus' fast-jar runner: what a packaged service runs in. */
+  static final String PACKAGED_LOADER = "io.quarkus.bootstrap.runner.RunnerClassLoader";
+
   private ProductionEnvironment() {}
 
   /**
@@ -51,6 +54,27 @@ public final class ProductionEnvironment {
       }
       return variables.stream()
           .anyMatch(v -> present(environment.apply(v)) || present(properties.apply(v)));
+    }
+  }
+
+  /**
+   * For a service's {@code main}, before Quarkus starts: in a packaged run ({@code
+   * quarkus-run.jar}, whose classes a {@value #PACKAGED_LOADER} loads) with the {@code prod}
+   * profile, prints {@link #refusal} and exits with status 1 when a requirement of the service's
+   * properties is missing. Dev mode and tests load classes otherwise and are not checked: they have
+   * defaults.
+   */
+  public static void exitIfIncomplete(String service, Class<?> main) {
+    ClassLoader loader = main.getClassLoader();
+    if (!PACKAGED_LOADER.equals(loader.getClass().getName())
+        || !prodProfileActive(System::getenv, System::getProperty)) {
+      return;
+    }
+    List<Requirement> missing =
+        missing(requirementsOfClasspath(loader), System::getenv, System::getProperty);
+    if (!missing.isEmpty()) {
+      System.err.println(refusal(service, missing));
+      System.exit(1);
     }
   }
 

@@ -3,13 +3,12 @@ package dev.onceonly.relay.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onceonly.model.OutboxSchema;
+import dev.onceonly.relay.support.OutboxTestResource;
 import dev.onceonly.testsupport.PostgresResource;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,13 +50,7 @@ class SchemaWaitTest {
         .atMost(Duration.ofSeconds(3))
         .until(() -> started.get() == 0);
 
-    Flyway.configure()
-        .dataSource(dataSource)
-        .schemas(OutboxSchema.SCHEMA)
-        .table(OutboxSchema.HISTORY_TABLE)
-        .locations("classpath:" + OutboxSchema.MIGRATIONS)
-        .load()
-        .migrate();
+    OutboxTestResource.migrate(dataSource.getURL(), dataSource.getUser(), dataSource.getPassword());
 
     await().atMost(Duration.ofSeconds(10)).until(() -> started.get() == 1);
     assertThat(wait.waiting()).isFalse();

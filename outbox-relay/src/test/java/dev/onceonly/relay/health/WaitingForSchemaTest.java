@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 
-import dev.onceonly.model.OutboxSchema;
 import dev.onceonly.relay.dispatch.RelayRunner;
+import dev.onceonly.relay.support.OutboxTestResource;
 import dev.onceonly.testsupport.PostgresResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -18,8 +18,8 @@ import java.net.URL;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,7 +55,6 @@ class WaitingForSchemaTest {
   }
 
   @Inject RelayRunner runner;
-  @Inject DataSource dataSource;
 
   @TestHTTPResource(value = "/", management = true)
   URL management;
@@ -76,13 +75,11 @@ class WaitingForSchemaTest {
         .statusCode(503)
         .body(containsString("table outbox.outbox does not exist"));
 
-    Flyway.configure()
-        .dataSource(dataSource)
-        .schemas(OutboxSchema.SCHEMA)
-        .table(OutboxSchema.HISTORY_TABLE)
-        .locations("classpath:" + OutboxSchema.MIGRATIONS)
-        .load()
-        .migrate();
+    Config config = ConfigProvider.getConfig();
+    OutboxTestResource.migrate(
+        config.getValue("quarkus.datasource.jdbc.url", String.class),
+        config.getValue("quarkus.datasource.username", String.class),
+        config.getOptionalValue("quarkus.datasource.password", String.class).orElse(""));
 
     await().atMost(Duration.ofSeconds(20)).until(() -> runner.poller().isPresent());
     given()

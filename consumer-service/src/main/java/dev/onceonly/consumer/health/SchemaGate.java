@@ -3,10 +3,12 @@ package dev.onceonly.consumer.health;
 import dev.onceonly.consumer.config.ConsumerConfig;
 import io.quarkus.flyway.FlywayDataSource;
 import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.ChannelRegistry;
 import io.smallrye.reactive.messaging.PausableChannel;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
@@ -34,7 +36,8 @@ import org.jboss.logging.Logger;
  * observer of ours; this gate opens them. Meanwhile the service is live and not ready ({@link
  * SchemaReadinessCheck}), and after {@code onceonly.schema-wait} it stops, naming the migrations
  * Job. With {@code DB_MIGRATE=true} (the default) Flyway migrated before start and the gate opens
- * at once.
+ * at once. At shutdown the gate closes again before anything stops, so that no message reaches the
+ * service after its worker pool is gone (such a message would fail and be dead-lettered).
  */
 @ApplicationScoped
 public class SchemaGate {
@@ -76,10 +79,24 @@ public class SchemaGate {
     timer.scheduleWithFixedDelay(this::check, 0, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  void onStop(@Observes ShutdownEvent event) {
+  /**
+   * SIGTERM with a shutdown delay: readiness is DOWN and the service still runs for that delay.
+   * Stop handing messages to it now, so the ones in hand commit and are acked while everything is
+   * still up; the rest stay unacked and go back to the queue for the other replicas.
+   */
+  void onShutdownDelay(@Observes ShutdownDelayInitiatedEvent event) {
+    closeChannels();
+  }
+
+  /**
+   * Before the connectors and their worker pool stop (they stop when the application scope ends): a
+   * message handed over after that would fail, and its failure would dead-letter it.
+   */
+  void onStop(@Observes @Priority(1) ShutdownEvent event) {
     if (timer != null) {
       timer.shutdownNow();
     }
+    closeChannels();
   }
 
   /** Whether the consumers run (the schema was complete). */
@@ -114,6 +131,22 @@ public class SchemaGate {
           "database schema incomplete (%s): no message is taken until the migrations ran (%s);"
               + " waiting up to %s",
           String.join("; ", missing), remedy(), limit);
+    }
+  }
+
+  private void closeChannels() {
+    List<String> paused = new ArrayList<>();
+    for (String name : channels.getIncomingNames()) {
+      PausableChannel channel = channels.getPausable(name);
+      if (channel != null && !channel.isPaused()) {
+        channel.pause();
+        paused.add(name);
+      }
+    }
+    if (!paused.isEmpty()) {
+      LOG.infof(
+          "shutting down: consumers %s take no new message",
+          paused.stream().sorted().collect(Collectors.joining(", ")));
     }
   }
 

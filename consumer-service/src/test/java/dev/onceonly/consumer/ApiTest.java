@@ -19,7 +19,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
-/** The consumer's REST contract (DESIGN §8) and its problem answers. */
+/** The consumer's REST contract (ARCHITECTURE.md §8) and its problem answers. */
 @QuarkusTest
 @QuarkusTestResource(
     value = PostgresResource.class,
@@ -93,7 +93,7 @@ class ApiTest {
         .then()
         .statusCode(400)
         .contentType("application/problem+json")
-        .body("detail", containsString("size must be between 1 and 500"));
+        .body("detail", containsString("size must be a whole number from 1 to 500"));
     Api.viewer().get("/ledger").then().statusCode(400).body("detail", containsString("customerId"));
     Api.viewer()
         .get("/claims/nosuch/order-completed:1")

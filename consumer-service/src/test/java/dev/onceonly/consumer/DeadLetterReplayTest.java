@@ -203,7 +203,7 @@ class DeadLetterReplayTest {
         .post("/dead-letters/loyalty/replay")
         .then()
         .statusCode(400)
-        .body("detail", containsString("limit must be between 1 and 1000"));
+        .body("detail", containsString("limit must be a whole number from 1 to 1000"));
   }
 
   private double duplicates() {

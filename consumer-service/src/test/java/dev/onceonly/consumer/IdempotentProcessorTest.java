@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.onceonly.consumer.claim.ClaimRepository;
+import dev.onceonly.consumer.processing.EventWindows;
 import dev.onceonly.consumer.processing.IdempotentProcessor;
 import dev.onceonly.model.DecodedEvent;
 import dev.onceonly.model.OrderCompleted;
@@ -20,7 +21,6 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -216,28 +216,6 @@ class IdempotentProcessorTest {
     assertThat(claimCount(event)).isEqualTo(1);
   }
 
-  @Test
-  void eventOlderThanTheClaimWindowIsRejected() {
-    String customer = unique("c");
-    OrderCompleted fresh = order(unique("o"), customer, 1_000);
-    OrderCompleted stale =
-        new OrderCompleted(
-            fresh.eventId(),
-            fresh.orderId(),
-            customer,
-            fresh.customerEmail(),
-            1_000,
-            "EUR",
-            fresh.occurredAt().minus(Duration.ofDays(31)));
-
-    assertThat(process(ConsumerName.LOYALTY, decoded(stale))).isEqualTo(Outcome.REJECTED);
-    assertThat(db.balance(customer)).isEqualTo(-1);
-    assertThat(
-            db.string(
-                "SELECT reason FROM loyalty.rejections WHERE message_key = ?", stale.messageKey()))
-        .isEqualTo("stale");
-  }
-
   private Outcome process(ConsumerName consumer, DecodedEvent event) {
     return processor.process(consumer, event, json(event.event()));
   }
@@ -248,7 +226,7 @@ class IdempotentProcessorTest {
           ConsumerName.LOYALTY.value(),
           event.event().messageKey(),
           event.payloadSha256(),
-          LocalDate.now());
+          EventWindows.day(java.time.Instant.now()));
     } catch (java.sql.SQLException e) {
       throw new IllegalStateException(e);
     }

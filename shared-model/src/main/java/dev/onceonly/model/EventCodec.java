@@ -13,9 +13,9 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
- * The JSON contract of the events (DESIGN §2, §8): camelCase fields, {@code eventId} a UUID, {@code
- * occurredAt} ISO-8601. Decoding validates every field and says which one is wrong. Unknown fields
- * are tolerated (producers may add fields) but are part of the fingerprint.
+ * The JSON contract of the events (ARCHITECTURE.md §2, §8): camelCase fields, {@code eventId} a
+ * UUID, {@code occurredAt} ISO-8601. Decoding validates every field and says which one is wrong.
+ * Unknown fields are tolerated (producers may add fields) but are part of the fingerprint.
  */
 public final class EventCodec {
 

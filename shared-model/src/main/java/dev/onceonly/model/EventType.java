@@ -3,7 +3,7 @@ package dev.onceonly.model;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** The three event types and their broker routing keys (DESIGN §8). */
+/** The three event types and their broker routing keys (ARCHITECTURE.md §8). */
 public enum EventType {
   ORDER_COMPLETED("order.completed", "order-completed"),
   REWARD_REDEEMED("reward.redeemed", "reward-redeemed"),

@@ -14,7 +14,9 @@ public sealed interface LoyaltyEvent
   /** The customer whose balance, ledger or profile the event touches. */
   String customerId();
 
-  /** The namespaced key that identifies one effect, never a broker delivery id (DESIGN §8). */
+  /**
+   * The namespaced key that identifies one effect, never a broker delivery id (ARCHITECTURE.md §8).
+   */
   String messageKey();
 
   EventType type();

@@ -1,8 +1,8 @@
 package dev.onceonly.model;
 
 /**
- * Namespaced message keys (DESIGN §8). A key names one effect: the same order always yields the
- * same key, whatever broker delivery carried it.
+ * Namespaced message keys (ARCHITECTURE.md §8). A key names one effect: the same order always
+ * yields the same key, whatever broker delivery carried it.
  */
 public final class MessageKeys {
 

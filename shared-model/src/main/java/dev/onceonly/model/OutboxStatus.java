@@ -6,7 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The life of an outbox row (DESIGN §3):
+ * The life of an outbox row (ARCHITECTURE.md §3):
  *
  * <pre>
  * pending ──lease──▶ in_flight ──2xx──▶ delivered

@@ -19,26 +19,38 @@ import org.junit.jupiter.api.Test;
 
 class OutboxSchemaTest {
 
-  private static final Pattern MIGRATION = Pattern.compile("V(\\d+)__\\w+\\.sql");
+  private static final Pattern MIGRATION = Pattern.compile("V([0-9]+(?:_[0-9]+)*)__.+\\.sql");
 
   @Test
   void requiredVersionIsTheNewestMigrationShipped() throws IOException, URISyntaxException {
     URL folder = OutboxSchemaTest.class.getClassLoader().getResource(OutboxSchema.MIGRATIONS);
     assertThat(folder).as("classpath:" + OutboxSchema.MIGRATIONS).isNotNull();
 
-    List<Integer> versions;
+    List<String> versions;
     try (Stream<Path> files = Files.list(Path.of(folder.toURI()))) {
       versions =
           files
               .map(p -> MIGRATION.matcher(p.getFileName().toString()))
               .filter(Matcher::matches)
-              .map(m -> Integer.parseInt(m.group(1)))
-              .sorted()
+              .map(m -> m.group(1).replace('_', '.'))
+              .sorted(OutboxSchemaTest::compareVersions)
               .toList();
     }
-    assertThat(versions).startsWith(1).doesNotHaveDuplicates();
-    assertThat(versions.get(versions.size() - 1))
-        .isEqualTo(Integer.parseInt(OutboxSchema.REQUIRED_VERSION));
+    assertThat(versions).startsWith("1").doesNotHaveDuplicates();
+    assertThat(versions.get(versions.size() - 1)).isEqualTo(OutboxSchema.REQUIRED_VERSION);
+  }
+
+  private static int compareVersions(String a, String b) {
+    String[] left = a.split("\\.");
+    String[] right = b.split("\\.");
+    for (int i = 0; i < Math.max(left.length, right.length); i++) {
+      int l = i < left.length ? Integer.parseInt(left[i]) : 0;
+      int r = i < right.length ? Integer.parseInt(right[i]) : 0;
+      if (l != r) {
+        return Integer.compare(l, r);
+      }
+    }
+    return 0;
   }
 
   @Test

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class OutboxStatusTest {
 
-  /** DESIGN §3: the whole transition table, so any added or removed edge fails here. */
+  /** ARCHITECTURE.md §3: the whole transition table, so any added or removed edge fails here. */
   private static final Map<OutboxStatus, Set<OutboxStatus>> ALLOWED =
       Map.of(
           PENDING, EnumSet.of(IN_FLIGHT, CANCELLED),

@@ -2,6 +2,7 @@ package dev.onceonly.consumer.api;
 
 import dev.onceonly.consumer.audit.AuditRepository;
 import dev.onceonly.consumer.security.Roles;
+import dev.onceonly.web.Params;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -11,6 +12,9 @@ import jakarta.ws.rs.core.MediaType;
 import java.sql.SQLException;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 /** Who changed what through this API. */
 @Path("/audit")
@@ -26,7 +30,13 @@ public class AuditResource {
 
   @GET
   @Operation(summary = "Changes made through the API, newest first (size 1-500)")
-  public List<AuditRepository.Entry> latest(@QueryParam("size") Integer size) throws SQLException {
-    return audit.latest(Paging.size(size, 100));
+  public List<AuditRepository.Entry> latest(
+      @QueryParam("size")
+          @Parameter(
+              description = "1 to 500, default 100",
+              schema = @Schema(type = SchemaType.INTEGER))
+          String size)
+      throws SQLException {
+    return audit.latest(Params.size(size, 100, LoyaltyResource.MAX_SIZE));
   }
 }

@@ -4,10 +4,12 @@ import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.consumer.claim.Claim;
 import dev.onceonly.consumer.claim.ClaimRepository;
 import dev.onceonly.consumer.claim.ConflictRepository;
-import dev.onceonly.consumer.claim.ConflictRepository.Conflict;
 import dev.onceonly.consumer.claim.RejectionRepository;
-import dev.onceonly.consumer.claim.RejectionRepository.Rejection;
+import dev.onceonly.consumer.config.ConsumerConfig;
 import dev.onceonly.consumer.security.Roles;
+import dev.onceonly.web.Params;
+import dev.onceonly.web.ProblemException;
+import dev.onceonly.web.Redactor;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -16,25 +18,56 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
-/** What the consumers decided: claims, quarantined conflicts, rejections. */
+/**
+ * What the consumers decided: claims, quarantined conflicts, rejections. Stored payloads are shown
+ * with the fields of {@code onceonly.api.redact-fields} masked; the stored rows keep them.
+ */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed({Roles.VIEWER, Roles.ADMIN})
 public class ClaimsResource {
 
+  /** A quarantined payload on the wire, redacted. */
+  public record ConflictView(
+      long id,
+      String consumer,
+      String messageKey,
+      String storedSha256,
+      String receivedSha256,
+      @Schema(description = "The payload received, personal fields reading \"***\"") String payload,
+      Instant detectedAt) {}
+
+  /** A rejection on the wire; a detail that is a JSON payload is redacted like one. */
+  public record RejectionView(
+      long id,
+      String consumer,
+      String messageKey,
+      String reason,
+      String detail,
+      Instant rejectedAt) {}
+
   private final ClaimRepository claims;
   private final ConflictRepository conflicts;
   private final RejectionRepository rejections;
+  private final Redactor redactor;
 
   public ClaimsResource(
-      ClaimRepository claims, ConflictRepository conflicts, RejectionRepository rejections) {
+      ClaimRepository claims,
+      ConflictRepository conflicts,
+      RejectionRepository rejections,
+      ConsumerConfig config) {
     this.claims = claims;
     this.conflicts = conflicts;
     this.rejections = rejections;
+    this.redactor = new Redactor(config.api().redactFields());
   }
 
   @GET
@@ -44,7 +77,7 @@ public class ClaimsResource {
       @PathParam("consumer") String consumer, @PathParam("messageKey") String messageKey)
       throws SQLException {
     return claims
-        .find(consumer(consumer), messageKey)
+        .find(consumer(consumer), Params.requiredText("messageKey", messageKey))
         .orElseThrow(
             () ->
                 ProblemException.notFound(
@@ -54,19 +87,58 @@ public class ClaimsResource {
   @GET
   @Path("conflicts")
   @Operation(summary = "Payloads quarantined because their key was claimed with another payload")
-  public List<Conflict> conflicts(
-      @QueryParam("consumer") String consumer, @QueryParam("size") Integer size)
+  public List<ConflictView> conflicts(
+      @QueryParam("consumer") String consumer,
+      @QueryParam("size")
+          @Parameter(
+              description = "1 to 500, default 100",
+              schema = @Schema(type = SchemaType.INTEGER))
+          String size)
       throws SQLException {
-    return conflicts.list(consumer == null ? null : consumer(consumer), Paging.size(size, 100));
+    return conflicts
+        .list(optionalConsumer(consumer), Params.size(size, 100, LoyaltyResource.MAX_SIZE))
+        .stream()
+        .map(
+            c ->
+                new ConflictView(
+                    c.id(),
+                    c.consumer(),
+                    c.messageKey(),
+                    c.storedSha256(),
+                    c.receivedSha256(),
+                    redactor.redactText(c.payload()),
+                    c.detectedAt()))
+        .toList();
   }
 
   @GET
   @Path("rejections")
   @Operation(summary = "Messages decided without an effect (insufficient balance, stale)")
-  public List<Rejection> rejections(
-      @QueryParam("consumer") String consumer, @QueryParam("size") Integer size)
+  public List<RejectionView> rejections(
+      @QueryParam("consumer") String consumer,
+      @QueryParam("size")
+          @Parameter(
+              description = "1 to 500, default 100",
+              schema = @Schema(type = SchemaType.INTEGER))
+          String size)
       throws SQLException {
-    return rejections.list(consumer == null ? null : consumer(consumer), Paging.size(size, 100));
+    return rejections
+        .list(optionalConsumer(consumer), Params.size(size, 100, LoyaltyResource.MAX_SIZE))
+        .stream()
+        .map(
+            r ->
+                new RejectionView(
+                    r.id(),
+                    r.consumer(),
+                    r.messageKey(),
+                    r.reason(),
+                    redactor.redactText(r.detail()),
+                    r.rejectedAt()))
+        .toList();
+  }
+
+  private static String optionalConsumer(String value) {
+    return Params.text("consumer", value) == null ? null : consumer(value);
   }
 
   private static String consumer(String value) {

@@ -5,6 +5,8 @@ import dev.onceonly.consumer.audit.AuditRepository;
 import dev.onceonly.consumer.deadletter.DeadLetterReplayer;
 import dev.onceonly.consumer.messaging.Queues;
 import dev.onceonly.consumer.security.Roles;
+import dev.onceonly.web.Params;
+import dev.onceonly.web.ProblemException;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.POST;
@@ -17,6 +19,9 @@ import jakarta.ws.rs.core.Response;
 import java.sql.SQLException;
 import java.util.Arrays;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 /** Replays a consumer's dead-letter queue to the route each message first came through. */
 @Path("/dead-letters")
@@ -46,12 +51,14 @@ public class DeadLetterResource {
               + " messages come out as duplicates. A replay the broker stops part way is audited"
               + " with what moved and answered 503")
   public DeadLetterReplayer.Report replay(
-      @PathParam("queue") String queue, @QueryParam("limit") Integer limit) throws SQLException {
-    int batch = limit == null ? 100 : limit;
-    if (batch < 1 || batch > MAX_BATCH) {
-      throw ProblemException.badRequest(
-          "limit must be between 1 and " + MAX_BATCH + ", was " + batch);
-    }
+      @PathParam("queue") String queue,
+      @QueryParam("limit")
+          @Parameter(
+              description = "1 to 1000, default 100",
+              schema = @Schema(type = SchemaType.INTEGER))
+          String limit)
+      throws SQLException {
+    int batch = Params.wholeNumber("limit", limit, 100, 1, MAX_BATCH);
     ConsumerName consumer = consumerOf(queue);
     DeadLetterReplayer.Report report = replayer.replay(consumer, batch);
     audit.record(
@@ -62,7 +69,7 @@ public class DeadLetterResource {
         report.moved());
     if (!report.complete()) {
       throw new ProblemException(
-          Response.Status.SERVICE_UNAVAILABLE,
+          Response.Status.SERVICE_UNAVAILABLE.getStatusCode(),
           "replay of "
               + report.queue()
               + " stopped after "

@@ -3,6 +3,8 @@ package dev.onceonly.consumer.api;
 import dev.onceonly.consumer.loyalty.Balance;
 import dev.onceonly.consumer.loyalty.LedgerEntry;
 import dev.onceonly.consumer.security.Roles;
+import dev.onceonly.web.Params;
+import dev.onceonly.web.ProblemException;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -14,12 +16,17 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 /** Balances and the ledger behind them. */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed({Roles.VIEWER, Roles.ADMIN})
 public class LoyaltyResource {
+
+  static final int MAX_SIZE = 500;
 
   /** A customer's balance on the wire. */
   public record BalanceView(String customerId, long points, Instant updatedAt) {}
@@ -39,7 +46,7 @@ public class LoyaltyResource {
   @Path("balances/{customerId}")
   @Operation(summary = "A customer's points; 404 if the customer has none yet")
   public BalanceView balance(@PathParam("customerId") String customerId) {
-    Balance balance = Balance.findById(customerId);
+    Balance balance = Balance.findById(Params.requiredText("customerId", customerId));
     if (balance == null) {
       throw ProblemException.notFound("no balance for customer '" + customerId + "'");
     }
@@ -50,13 +57,20 @@ public class LoyaltyResource {
   @Path("ledger")
   @Operation(summary = "A customer's ledger, oldest first, paginated (page from 0, size 1-500)")
   public List<LedgerView> ledger(
-      @QueryParam("customerId") String customerId,
-      @QueryParam("page") Integer page,
-      @QueryParam("size") Integer size) {
-    if (customerId == null || customerId.isBlank()) {
-      throw ProblemException.badRequest("query parameter customerId is required");
-    }
-    return LedgerEntry.page(customerId, Paging.page(page), Paging.size(size, 100)).stream()
+      @QueryParam("customerId") @Parameter(required = true) String customerId,
+      @QueryParam("page")
+          @Parameter(description = "from 0, default 0", schema = @Schema(type = SchemaType.INTEGER))
+          String page,
+      @QueryParam("size")
+          @Parameter(
+              description = "1 to 500, default 100",
+              schema = @Schema(type = SchemaType.INTEGER))
+          String size) {
+    return LedgerEntry.page(
+            Params.requiredText("customerId", customerId),
+            Params.wholeNumber("page", page, 0, 0, Integer.MAX_VALUE),
+            Params.size(size, 100, MAX_SIZE))
+        .stream()
         .map(
             e ->
                 new LedgerView(

@@ -4,14 +4,16 @@ import dev.onceonly.consumer.db.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Date;
 import java.sql.SQLException;
-import java.sql.Timestamp;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** All SQL of {@code loyalty.processed_messages}. Runs inside the caller's transaction. */
+/**
+ * All SQL of {@code loyalty.processed_messages} (partitioned by {@code event_date}, one partition a
+ * day; {@link ClaimPartitionRepository} creates and drops them). Runs inside the caller's
+ * transaction. Every claim names its day, so that it touches one partition only.
+ */
 @ApplicationScoped
 public class ClaimRepository {
 
@@ -31,7 +33,8 @@ public class ClaimRepository {
       SELECT true, payload_sha256 FROM claimed
       UNION ALL
       SELECT false, payload_sha256 FROM loyalty.processed_messages
-       WHERE consumer = ? AND message_key = ? AND NOT EXISTS (SELECT 1 FROM claimed)
+       WHERE consumer = ? AND message_key = ? AND event_date = ?
+         AND NOT EXISTS (SELECT 1 FROM claimed)
       """;
 
   /**
@@ -51,24 +54,46 @@ public class ClaimRepository {
           RETURNING consumer, message_key)
       SELECT c.message_key IS NOT NULL,
              (SELECT p.payload_sha256 FROM loyalty.processed_messages p
-               WHERE p.consumer = i.consumer AND p.message_key = i.message_key)
+               WHERE p.consumer = i.consumer AND p.message_key = i.message_key
+                 AND p.event_date = i.event_date::date)
         FROM input i
         LEFT JOIN claimed c ON c.consumer = i.consumer AND c.message_key = i.message_key
        ORDER BY i.n
       """;
 
+  /** The claim of a key, the newest if copies dated other days were ever claimed. */
   static final String SQL_FIND =
       """
       SELECT consumer, message_key, payload_sha256, event_date, processed_at
         FROM loyalty.processed_messages
        WHERE consumer = ? AND message_key = ?
+       ORDER BY event_date DESC
+       LIMIT 1
       """;
 
-  static final String SQL_DELETE_OLDER_THAN =
+  static final String SQL_FIND_ON_DAY =
+      """
+      SELECT payload_sha256 FROM loyalty.processed_messages
+       WHERE consumer = ? AND message_key = ? AND event_date = ?
+      """;
+
+  /**
+   * The fingerprint of a claim of the key dated another day: every partition is looked at, so this
+   * runs only when an effect's natural key says the key was decided before.
+   */
+  static final String SQL_FINGERPRINT_ON_ANOTHER_DAY =
+      """
+      SELECT payload_sha256 FROM loyalty.processed_messages
+       WHERE consumer = ? AND message_key = ? AND event_date <> ?
+       ORDER BY event_date
+       LIMIT 1
+      """;
+
+  /** Takes back a claim made in this transaction (a copy that turned out to conflict). */
+  static final String SQL_RELEASE =
       """
       DELETE FROM loyalty.processed_messages
-       WHERE ctid = ANY (ARRAY(SELECT ctid FROM loyalty.processed_messages
-                                WHERE processed_at < ? LIMIT ?))
+       WHERE consumer = ? AND message_key = ? AND event_date = ?
       """;
 
   private final Jdbc jdbc;
@@ -92,11 +117,13 @@ public class ClaimRepository {
             sha256,
             Date.valueOf(eventDate),
             consumer,
-            messageKey);
-    return result(consumer, messageKey, sha256, row.orElse(null));
+            messageKey,
+            Date.valueOf(eventDate));
+    return result(consumer, messageKey, sha256, eventDate, row.orElse(null));
   }
 
-  private ClaimResult result(String consumer, String messageKey, String sha256, ClaimRow row)
+  private ClaimResult result(
+      String consumer, String messageKey, String sha256, LocalDate eventDate, ClaimRow row)
       throws SQLException {
     if (row != null && row.claimed()) {
       return ClaimResult.CLAIMED;
@@ -104,8 +131,12 @@ public class ClaimRepository {
     String stored = row == null ? null : row.payloadSha256();
     if (stored == null) {
       stored =
-          find(consumer, messageKey)
-              .map(Claim::payloadSha256)
+          jdbc.one(
+                  SQL_FIND_ON_DAY,
+                  rs -> rs.getString(1),
+                  consumer,
+                  messageKey,
+                  Date.valueOf(eventDate))
               .orElseThrow(
                   () ->
                       new SQLException(
@@ -137,7 +168,7 @@ public class ClaimRepository {
     List<ClaimResult> results = new ArrayList<>(rows.size());
     for (int i = 0; i < rows.size(); i++) {
       Request r = requests.get(i);
-      results.add(result(r.consumer(), r.messageKey(), r.sha256(), rows.get(i)));
+      results.add(result(r.consumer(), r.messageKey(), r.sha256(), r.eventDate(), rows.get(i)));
     }
     return results;
   }
@@ -156,9 +187,20 @@ public class ClaimRepository {
         messageKey);
   }
 
-  /** Deletes at most {@code limit} claims processed before {@code cutoff}; returns how many. */
-  public int deleteOlderThan(Instant cutoff, int limit) throws SQLException {
-    return jdbc.update(SQL_DELETE_OLDER_THAN, Timestamp.from(cutoff), limit);
+  /** The fingerprint of a claim of the key dated another day than {@code day}, if any. */
+  public Optional<String> fingerprintOnAnotherDay(String consumer, String messageKey, LocalDate day)
+      throws SQLException {
+    return jdbc.one(
+        SQL_FINGERPRINT_ON_ANOTHER_DAY,
+        rs -> rs.getString(1),
+        consumer,
+        messageKey,
+        Date.valueOf(day));
+  }
+
+  /** Takes back the claim of the key on {@code day} made in this transaction. */
+  public void release(String consumer, String messageKey, LocalDate day) throws SQLException {
+    jdbc.update(SQL_RELEASE, consumer, messageKey, Date.valueOf(day));
   }
 
   /** One row of {@link #SQL_CLAIM}: claimed now, or the fingerprint stored by an earlier claim. */

@@ -15,7 +15,9 @@ public class ConflictRepository {
              (consumer, message_key, stored_sha256, received_sha256, payload)
       SELECT consumer, message_key, payload_sha256, ?, ?
         FROM loyalty.processed_messages
-       WHERE consumer = ? AND message_key = ?
+       WHERE consumer = ? AND message_key = ? AND payload_sha256 <> ?
+       ORDER BY event_date
+       LIMIT 1
       """;
 
   static final String SQL_LIST =
@@ -35,7 +37,7 @@ public class ConflictRepository {
 
   public void record(String consumer, String messageKey, String receivedSha256, String payload)
       throws SQLException {
-    jdbc.update(SQL_INSERT, receivedSha256, payload, consumer, messageKey);
+    jdbc.update(SQL_INSERT, receivedSha256, payload, consumer, messageKey, receivedSha256);
   }
 
   public List<Conflict> list(String consumer, int limit) throws SQLException {

@@ -17,6 +17,14 @@ public class RejectionRepository {
       ON CONFLICT (consumer, message_key) DO NOTHING
       """;
 
+  /** The reason a redemption the balance did not cover is rejected with. */
+  public static final String INSUFFICIENT_BALANCE = "insufficient_balance";
+
+  static final String SQL_REJECTED_FOR =
+      """
+      SELECT 1 FROM loyalty.rejections WHERE consumer = ? AND message_key = ? AND reason = ?
+      """;
+
   static final String SQL_LIST =
       """
       SELECT id, consumer, message_key, reason, detail, rejected_at
@@ -35,6 +43,12 @@ public class RejectionRepository {
   public void record(String consumer, String messageKey, String reason, String detail)
       throws SQLException {
     jdbc.update(SQL_INSERT, consumer, messageKey, reason, detail);
+  }
+
+  /** Whether the key was rejected because the balance did not cover it. */
+  public boolean rejectedForBalance(String consumer, String messageKey) throws SQLException {
+    return jdbc.one(SQL_REJECTED_FOR, rs -> true, consumer, messageKey, INSUFFICIENT_BALANCE)
+        .isPresent();
   }
 
   public List<Rejection> list(String consumer, int limit) throws SQLException {

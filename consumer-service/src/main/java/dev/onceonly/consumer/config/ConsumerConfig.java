@@ -3,6 +3,7 @@ package dev.onceonly.consumer.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
 
 /** Every setting of consumer-service that is ours (Quarkus and connector keys aside). */
 @ConfigMapping(prefix = "onceonly")
@@ -20,7 +21,7 @@ public interface ConsumerConfig {
   /** The broker connection at start. */
   Broker broker();
 
-  /** Several messages per transaction (DESIGN §4.6). */
+  /** Several messages per transaction (ARCHITECTURE.md §4.6). */
   Batch batch();
 
   /**
@@ -33,6 +34,19 @@ public interface ConsumerConfig {
   /** How often the queue-depth gauges are read from the broker ({@code QUEUE_DEPTH_REFRESH}). */
   @WithDefault("15s")
   Duration queueDepthRefresh();
+
+  /** What the REST API shows. */
+  Api api();
+
+  interface Api {
+    /**
+     * Payload fields shown as {@code "***"} by {@code GET /conflicts} and {@code GET /rejections},
+     * matched by name at any depth, ignoring case, as the relay's {@code
+     * relay.operations.redact-fields} ({@code CONSUMER_REDACT_FIELDS}); the stored rows keep them.
+     */
+    @WithDefault("to,email,customerEmail,iban,accountNumber")
+    List<String> redactFields();
+  }
 
   interface Batch {
     /**
@@ -72,21 +86,39 @@ public interface ConsumerConfig {
 
   interface Claims {
     /**
-     * How long a claim is kept. A message whose event is older than this is rejected, because its
-     * claim may already be gone. Ledger natural keys protect money beyond this window.
+     * The claim window ({@code CLAIM_RETENTION}): a message whose event's UTC day lies within this
+     * many days before today (today included) is claimed, and claims are kept that long, in daily
+     * partitions dropped once beyond it. Older events are decided by the permanent natural keys
+     * (ledger order and redemption ids, outbox keys) instead.
      */
     @WithDefault("30d")
     Duration retention();
 
-    /** Rows deleted per retention transaction. */
-    @WithDefault("1000")
-    int retentionBatchSize();
+    /**
+     * How much older than the claim window an event may still be ({@code CLAIM_REPLAY_HORIZON}):
+     * within it, natural keys decide (applied once if it never was, a duplicate otherwise); beyond
+     * it the event is rejected as {@code stale}. The relay keeps outbox keys for {@code
+     * relay.retention.key-window}, which must be at least the claim window plus this.
+     */
+    @WithDefault("365d")
+    Duration replayHorizon();
 
-    /** How often the retention job runs (a scheduler interval such as {@code 1h}). */
+    /**
+     * How far ahead of this service's clock an event may be dated ({@code CLAIM_MAX_FUTURE_SKEW}).
+     * One dated later is not applied and leaves no claim: it is rejected as {@code future}.
+     */
+    @WithDefault("1h")
+    Duration maxFutureSkew();
+
+    /** Daily claim partitions kept ready ahead of today. */
+    @WithDefault("7")
+    int partitionsAhead();
+
+    /** How often partitions are created ahead and dropped beyond the window ({@code 1h}). */
     @WithDefault("1h")
     String retentionInterval();
 
-    /** Delay of the first retention run after start. */
+    /** Delay of the first partition run after start (one runs at start as well). */
     @WithDefault("1m")
     String retentionDelay();
   }

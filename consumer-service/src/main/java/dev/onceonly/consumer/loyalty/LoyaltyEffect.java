@@ -47,12 +47,12 @@ public class LoyaltyEffect implements MessageEffect {
   }
 
   @Override
-  public Outcome apply(LoyaltyEvent event) throws SQLException {
+  public Outcome apply(LoyaltyEvent event, boolean claimedNow) throws SQLException {
     if (event instanceof OrderCompleted order) {
       return credit(order);
     }
     if (event instanceof RewardRedeemed redemption) {
-      return redeem(redemption);
+      return redeem(redemption, claimedNow);
     }
     throw new IllegalArgumentException("loyalty does not handle " + event.type());
   }
@@ -66,17 +66,28 @@ public class LoyaltyEffect implements MessageEffect {
     long points = pointsFor(order.totalCents());
     if (!ledger.insertCredit(
         order.customerId(), order.orderId(), points, order.eventId(), order.messageKey())) {
-      LOG.warnf("ledger already credits %s: claim expired, natural key held", order.messageKey());
+      LOG.debugf("ledger already credits %s: natural key held", order.messageKey());
       return Outcome.DUPLICATE;
     }
     ledger.creditBalance(order.customerId(), points);
     return Outcome.APPLIED;
   }
 
-  private Outcome redeem(RewardRedeemed r) throws SQLException {
+  /**
+   * A redemption the balance did not cover leaves no ledger row (a replay weeks later may find the
+   * balance covers it, and then debits it once), only its rejection. So a redemption claimed now
+   * whose key was already rejected is a copy dated another day than the one rejected: it counts as
+   * decided before, and the caller finds that claim.
+   */
+  private Outcome redeem(RewardRedeemed r, boolean claimedNow) throws SQLException {
     String key = r.messageKey();
     if (!ledger.insertDebit(r.customerId(), r.redemptionId(), r.points(), r.eventId(), key)) {
-      LOG.warnf("ledger already debits %s: claim expired, natural key held", key);
+      LOG.debugf("ledger already debits %s: natural key held", key);
+      return Outcome.DUPLICATE;
+    }
+    // After the insert, which waited for any transaction debiting the same redemption to end.
+    if (claimedNow && rejections.rejectedForBalance(consumer().value(), key)) {
+      ledger.deleteDebit(r.redemptionId());
       return Outcome.DUPLICATE;
     }
     if (!ledger.debitBalance(r.customerId(), r.points())) {
@@ -84,7 +95,7 @@ public class LoyaltyEffect implements MessageEffect {
       rejections.record(
           consumer().value(),
           key,
-          "insufficient_balance",
+          RejectionRepository.INSUFFICIENT_BALANCE,
           "customer " + r.customerId() + " cannot cover " + r.points() + " points");
       return Outcome.REJECTED;
     }

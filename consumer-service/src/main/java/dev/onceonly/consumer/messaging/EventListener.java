@@ -9,6 +9,8 @@ import dev.onceonly.consumer.processing.TransientFailures;
 import dev.onceonly.model.DecodedEvent;
 import dev.onceonly.model.EventCodec;
 import dev.onceonly.model.InvalidEventException;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
 import io.smallrye.reactive.messaging.rabbitmq.RabbitMQRejectMetadata;
@@ -36,11 +38,17 @@ public class EventListener {
   private final GroupCommit groupCommit;
   private final DeadLetters deadLetters;
   private final ConsumerMetrics metrics;
+  private final MessageTracing tracing;
 
-  public EventListener(GroupCommit groupCommit, DeadLetters deadLetters, ConsumerMetrics metrics) {
+  public EventListener(
+      GroupCommit groupCommit,
+      DeadLetters deadLetters,
+      ConsumerMetrics metrics,
+      MessageTracing tracing) {
     this.groupCommit = groupCommit;
     this.deadLetters = deadLetters;
     this.metrics = metrics;
+    this.tracing = tracing;
   }
 
   @Incoming("loyalty")
@@ -67,68 +75,90 @@ public class EventListener {
         message
             .getMetadata(IncomingRabbitMQMetadata.class)
             .orElseThrow(() -> new IllegalStateException("not a RabbitMQ message"));
-    byte[] body = message.getPayload();
+    Delivery delivery =
+        new Delivery(
+            consumer,
+            message,
+            meta,
+            message.getPayload(),
+            tracing.start(consumer, meta.getHeaders()));
     DecodedEvent decoded;
     try {
-      decoded = EventCodec.decode(meta.getRoutingKey(), body);
+      decoded = EventCodec.decode(meta.getRoutingKey(), delivery.body());
       if (!consumer.handles(decoded.event().type())) {
         throw new InvalidEventException(
             "consumer " + consumer.value() + " does not handle " + meta.getRoutingKey());
       }
     } catch (InvalidEventException e) {
-      LOG.warnf(
-          "dead-lettering invalid message on %s (routing key %s): %s",
-          consumer.value(), meta.getRoutingKey(), e.getMessage());
-      return deadLetter(consumer, message, meta, body, "invalid", e.getMessage());
+      try (MessageTracing.LogScope mdc = MessageTracing.logging(delivery.span())) {
+        LOG.warnf(
+            "dead-lettering invalid message on %s (routing key %s): %s",
+            consumer.value(), meta.getRoutingKey(), e.getMessage());
+      }
+      return deadLetter(delivery, "invalid", e.getMessage(), e);
     }
     String key = decoded.event().messageKey();
+    delivery.span().setAttribute(MessageTracing.MESSAGE_KEY, key);
+    Submission submission =
+        new Submission(
+            consumer,
+            decoded,
+            new String(delivery.body(), StandardCharsets.UTF_8),
+            Context.root().with(delivery.span()));
     return groupCommit
-        .decide(new Submission(consumer, decoded, new String(body, StandardCharsets.UTF_8)))
+        .decide(submission)
         .thenCompose(
             decision -> {
               if (decision.failure() != null) {
-                return failed(consumer, message, meta, body, key, decision.failure());
+                return failed(delivery, key, decision.failure());
               }
               Outcome outcome = decision.outcome();
               metrics.outcome(consumer, outcome, Duration.ofNanos(System.nanoTime() - started));
               if (outcome == Outcome.CONFLICT) {
-                LOG.warnf("%s: conflicting payload for %s quarantined", consumer.value(), key);
+                try (MessageTracing.LogScope mdc = MessageTracing.logging(delivery.span())) {
+                  LOG.warnf("%s: conflicting payload for %s quarantined", consumer.value(), key);
+                }
               }
+              MessageTracing.decided(delivery.span(), outcome);
               return message.ack();
             });
   }
 
-  private CompletionStage<Void> failed(
-      ConsumerName consumer,
-      Message<byte[]> message,
-      IncomingRabbitMQMetadata meta,
-      byte[] body,
-      String key,
-      RuntimeException e) {
-    if (TransientFailures.isTransient(e) && !meta.isRedeliver()) {
-      LOG.warnf(e, "%s: %s failed for a transient reason, requeued once", consumer.value(), key);
+  private CompletionStage<Void> failed(Delivery delivery, String key, RuntimeException e) {
+    ConsumerName consumer = delivery.consumer();
+    if (TransientFailures.isTransient(e) && !delivery.meta().isRedeliver()) {
+      try (MessageTracing.LogScope mdc = MessageTracing.logging(delivery.span())) {
+        LOG.warnf(e, "%s: %s failed for a transient reason, requeued once", consumer.value(), key);
+      }
       metrics.requeued(consumer);
-      return message.nack(e, Metadata.of(new RabbitMQRejectMetadata(true)));
+      MessageTracing.failed(delivery.span(), "requeued", e);
+      return delivery.message().nack(e, Metadata.of(new RabbitMQRejectMetadata(true)));
     }
-    LOG.errorf(e, "%s: %s failed, dead-lettering", consumer.value(), key);
-    return deadLetter(consumer, message, meta, body, "transient", String.valueOf(e));
+    try (MessageTracing.LogScope mdc = MessageTracing.logging(delivery.span())) {
+      LOG.errorf(e, "%s: %s failed, dead-lettering", consumer.value(), key);
+    }
+    return deadLetter(delivery, "transient", String.valueOf(e), e);
   }
 
   private CompletionStage<Void> deadLetter(
+      Delivery delivery, String failure, String reason, Throwable cause) {
+    ConsumerName consumer = delivery.consumer();
+    MessageTracing.failed(delivery.span(), "dead_lettered", cause);
+    metrics.deadLettered(consumer);
+    try {
+      deadLetters.send(consumer, delivery.meta(), delivery.body(), failure, reason);
+    } catch (RuntimeException e) {
+      LOG.errorf(e, "%s: dead-letter publish failed, rejecting to the DLX", consumer.value());
+      return delivery.message().nack(e, Metadata.of(new RabbitMQRejectMetadata(false)));
+    }
+    return delivery.message().ack();
+  }
+
+  /** One message being handled: where it came from, its body, and its span. */
+  private record Delivery(
       ConsumerName consumer,
       Message<byte[]> message,
       IncomingRabbitMQMetadata meta,
       byte[] body,
-      String failure,
-      String reason) {
-    try {
-      deadLetters.send(consumer, meta, body, failure, reason);
-    } catch (RuntimeException e) {
-      LOG.errorf(e, "%s: dead-letter publish failed, rejecting to the DLX", consumer.value());
-      metrics.deadLettered(consumer);
-      return message.nack(e, Metadata.of(new RabbitMQRejectMetadata(false)));
-    }
-    metrics.deadLettered(consumer);
-    return message.ack();
-  }
+      Span span) {}
 }

@@ -2,6 +2,8 @@ package dev.onceonly.consumer.processing;
 
 import dev.onceonly.consumer.config.ConsumerConfig;
 import dev.onceonly.consumer.metrics.ConsumerMetrics;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -17,18 +19,22 @@ import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
- * Group commit (DESIGN §4.6): the threads that receive messages queue them here and return; a fixed
- * number of committer threads each take every message waiting, up to a maximum, and run them in one
- * transaction. A committer that found only a few waits a moment (the linger, 1 ms) for one more.
- * Under light load a transaction holds one message; under load transactions grow by themselves, and
- * the commit, the round trips of begin and commit and the JTA bookkeeping are shared. A message's
- * stage completes only after its transaction committed, so the ack still follows the commit.
+ * Group commit (ARCHITECTURE.md §4.6): the threads that receive messages queue them here and
+ * return; a fixed number of committer threads each take every message waiting, up to a maximum, and
+ * run them in one transaction. A committer that found only a few waits a moment (the linger, 1 ms)
+ * for one more. Under light load a transaction holds one message; under load transactions grow by
+ * themselves, and the commit, the round trips of begin and commit and the JTA bookkeeping are
+ * shared. A message's stage completes only after its transaction committed, so the ack still
+ * follows the commit.
  */
 @ApplicationScoped
 public class GroupCommit {
 
   private static final Logger LOG = Logger.getLogger(GroupCommit.class);
   private static final long IDLE_POLL_MS = 200;
+
+  /** Span attribute: how many messages shared the message's claim transaction. */
+  static final AttributeKey<Long> BATCH_ATTRIBUTE = AttributeKey.longKey("onceonly.batch.messages");
 
   private final Batcher batcher;
 
@@ -42,6 +48,9 @@ public class GroupCommit {
             batch.linger(),
             submissions -> {
               metrics.batch(submissions.size());
+              for (Submission s : submissions) {
+                Span.fromContext(s.trace()).setAttribute(BATCH_ATTRIBUTE, submissions.size());
+              }
               return processor.processAll(submissions);
             });
   }

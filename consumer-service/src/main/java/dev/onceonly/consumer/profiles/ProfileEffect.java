@@ -10,8 +10,8 @@ import java.sql.SQLException;
 
 /**
  * Consumer {@code profiles}: a version-guarded upsert is idempotent and tolerates reordering by
- * itself, so it takes no claim (DESIGN §2). An older or equal version changes nothing and counts as
- * a duplicate.
+ * itself, so it takes no claim (ARCHITECTURE.md §2). An older or equal version changes nothing and
+ * counts as a duplicate.
  */
 @ApplicationScoped
 public class ProfileEffect implements MessageEffect {
@@ -33,7 +33,7 @@ public class ProfileEffect implements MessageEffect {
   }
 
   @Override
-  public Outcome apply(LoyaltyEvent event) throws SQLException {
+  public Outcome apply(LoyaltyEvent event, boolean claimedNow) throws SQLException {
     CustomerProfileChanged change = (CustomerProfileChanged) event;
     boolean written =
         profiles.upsertIfNewer(

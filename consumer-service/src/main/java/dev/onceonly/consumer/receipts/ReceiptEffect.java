@@ -27,7 +27,7 @@ public class ReceiptEffect implements MessageEffect {
   }
 
   @Override
-  public Outcome apply(LoyaltyEvent event) throws SQLException {
+  public Outcome apply(LoyaltyEvent event, boolean claimedNow) throws SQLException {
     OrderCompleted order = (OrderCompleted) event;
     boolean queued =
         outbox.write(

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.consumer.audit.AuditRepository;
 import dev.onceonly.consumer.deadletter.DeadLetterReplayer;
+import dev.onceonly.web.ProblemException;
 import io.quarkus.security.runtime.QuarkusPrincipal;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
-import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -47,11 +47,11 @@ class DeadLetterResourceTest {
         new DeadLetterReplayer.Report(
             "onceonly.loyalty.dlq", 3, 0, false, "the broker failed during the replay", List.of());
 
-    assertThatThrownBy(() -> resource(partial).replay("loyalty", 10))
+    assertThatThrownBy(() -> resource(partial).replay("loyalty", "10"))
         .isInstanceOfSatisfying(
             ProblemException.class,
             e -> {
-              assertThat(e.status()).isEqualTo(Response.Status.SERVICE_UNAVAILABLE);
+              assertThat(e.status()).isEqualTo(503);
               assertThat(e.getMessage()).contains("stopped after 3 message(s) moved");
             });
     assertThat(audited)

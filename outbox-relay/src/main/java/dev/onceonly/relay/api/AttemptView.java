@@ -15,9 +15,11 @@ public record AttemptView(
     String error,
     Instant startedAt,
     Instant finishedAt,
-    Long durationMillis) {
+    Long durationMillis,
+    @Schema(description = "Trace id of the call (its traceparent); null when not traced")
+        String traceId) {
 
-  static AttemptView from(Attempt a) {
+  public static AttemptView from(Attempt a) {
     Long millis =
         a.startedAt() == null || a.finishedAt() == null
             ? null
@@ -30,6 +32,7 @@ public record AttemptView(
         a.error(),
         a.startedAt(),
         a.finishedAt(),
-        millis);
+        millis,
+        a.traceId());
   }
 }

@@ -1,6 +1,9 @@
 package dev.onceonly.relay.api;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.onceonly.relay.audit.AuditEntry;
 import java.time.Instant;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -16,4 +19,25 @@ public record AuditEntryView(
         int affectedCount,
     boolean dryRun,
     Instant at,
-    @Schema(description = "Replay: when its last row becomes due") Instant scheduledUntil) {}
+    @Schema(description = "Replay: when its last row becomes due") Instant scheduledUntil) {
+
+  /** The entry on the wire, its stored filter read as JSON. */
+  public static AuditEntryView of(AuditEntry e, ObjectMapper json) {
+    JsonNode filter;
+    try {
+      filter = e.filter() == null ? null : json.readTree(e.filter());
+    } catch (JsonProcessingException ex) {
+      throw new IllegalStateException("audit filter is not JSON: " + e.filter(), ex);
+    }
+    return new AuditEntryView(
+        e.id(),
+        e.actor(),
+        e.action(),
+        e.targetId(),
+        filter,
+        e.affectedCount(),
+        e.dryRun(),
+        e.at(),
+        e.scheduledUntil());
+  }
+}

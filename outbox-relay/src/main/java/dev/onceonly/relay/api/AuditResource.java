@@ -1,22 +1,21 @@
 package dev.onceonly.relay.api;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.onceonly.relay.audit.AuditEntry;
 import dev.onceonly.relay.audit.AuditRepository;
 import dev.onceonly.relay.security.Roles;
+import dev.onceonly.web.Params;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.UriInfo;
 import java.util.List;
-import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Who changed what through the API, newest first. */
@@ -24,8 +23,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "audit", description = "Every retry, cancel and replay (dry runs too)")
 public class AuditResource {
-
-  static final Set<String> PARAMETERS = Set.of("cursor", "size");
 
   private final AuditRepository audit;
   private final ObjectMapper json;
@@ -39,35 +36,18 @@ public class AuditResource {
   @RolesAllowed({Roles.VIEWER, Roles.ADMIN})
   @Operation(summary = "Audited operator changes, newest first (keyset pages like /outbox)")
   public PageView<AuditEntryView> list(
-      @QueryParam("cursor") String cursor, @QueryParam("size") String size, @Context UriInfo uri) {
-    QueryParams.onlyKnown(uri.getQueryParameters().keySet(), PARAMETERS);
-    int pageSize = QueryParams.size(size, OutboxResource.DEFAULT_SIZE, OutboxResource.MAX_SIZE);
-    List<AuditEntry> entries = audit.list(QueryParams.cursor(cursor), pageSize + 1);
+      @QueryParam("cursor")
+          @Parameter(schema = @Schema(type = SchemaType.INTEGER, format = "int64"))
+          String cursor,
+      @QueryParam("size")
+          @Parameter(
+              description = "1 to 500, default 50",
+              schema = @Schema(type = SchemaType.INTEGER))
+          String size) {
+    int pageSize = Params.size(size, OutboxResource.DEFAULT_SIZE, OutboxResource.MAX_SIZE);
+    List<AuditEntry> entries = audit.list(Params.cursor(cursor), pageSize + 1);
     Long next = entries.size() > pageSize ? entries.get(pageSize - 1).id() : null;
-    return new PageView<>(entries.stream().limit(pageSize).map(this::view).toList(), next);
-  }
-
-  private AuditEntryView view(AuditEntry e) {
-    return new AuditEntryView(
-        e.id(),
-        e.actor(),
-        e.action(),
-        e.targetId(),
-        filter(e.filter()),
-        e.affectedCount(),
-        e.dryRun(),
-        e.at(),
-        e.scheduledUntil());
-  }
-
-  private JsonNode filter(String text) {
-    if (text == null) {
-      return null;
-    }
-    try {
-      return json.readTree(text);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("audit filter is not JSON: " + text, e);
-    }
+    return new PageView<>(
+        entries.stream().limit(pageSize).map(e -> AuditEntryView.of(e, json)).toList(), next);
   }
 }

@@ -1,9 +1,5 @@
 package dev.onceonly.relay.api;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.onceonly.relay.config.RelayConfig;
 import dev.onceonly.relay.operations.OperationRefused;
 import dev.onceonly.relay.operations.OutboxFilter;
 import dev.onceonly.relay.operations.OutboxOperations;
@@ -11,9 +7,9 @@ import dev.onceonly.relay.operations.OutboxQueryRepository;
 import dev.onceonly.relay.operations.OutboxQueryRepository.Order;
 import dev.onceonly.relay.operations.OutboxRow;
 import dev.onceonly.relay.operations.Page;
-import dev.onceonly.relay.operations.Redactor;
 import dev.onceonly.relay.operations.RowDetail;
 import dev.onceonly.relay.security.Roles;
+import dev.onceonly.web.Params;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -22,12 +18,11 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.UriInfo;
 import java.time.Instant;
-import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -37,39 +32,25 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "outbox", description = "Rows waiting for, in, or done with delivery")
 public class OutboxResource {
 
-  static final Set<String> LIST_PARAMETERS =
-      Set.of(
-          "status",
-          "kind",
-          "orderingKey",
-          "idempotencyKey",
-          "createdAfter",
-          "createdBefore",
-          "order",
-          "cursor",
-          "size");
   static final int MAX_SIZE = 500;
   static final int DEFAULT_SIZE = 50;
 
   private final OutboxQueryRepository queries;
   private final OutboxOperations operations;
   private final KnownKinds kinds;
-  private final Redactor redactor;
-  private final ObjectMapper json;
+  private final RowDetailViews views;
   private final SecurityIdentity identity;
 
   public OutboxResource(
       OutboxQueryRepository queries,
       OutboxOperations operations,
       KnownKinds kinds,
-      RelayConfig config,
-      ObjectMapper json,
+      RowDetailViews views,
       SecurityIdentity identity) {
     this.queries = queries;
     this.operations = operations;
     this.kinds = kinds;
-    this.redactor = new Redactor(config.operations().redactFields());
-    this.json = json;
+    this.views = views;
     this.identity = identity;
   }
 
@@ -88,33 +69,44 @@ public class OutboxResource {
       @QueryParam("kind") @Parameter(description = "e.g. send_receipt, issue_payout") String kind,
       @QueryParam("orderingKey") String orderingKey,
       @QueryParam("idempotencyKey") String idempotencyKey,
-      @QueryParam("createdAfter") @Parameter(description = "ISO-8601, inclusive")
+      @QueryParam("createdAfter")
+          @Parameter(
+              description = "ISO-8601, inclusive",
+              schema = @Schema(type = SchemaType.STRING, format = "date-time"))
           String createdAfter,
-      @QueryParam("createdBefore") @Parameter(description = "ISO-8601, exclusive")
+      @QueryParam("createdBefore")
+          @Parameter(
+              description = "ISO-8601, exclusive",
+              schema = @Schema(type = SchemaType.STRING, format = "date-time"))
           String createdBefore,
       @QueryParam("order") @Parameter(description = "newest (default) or oldest") String order,
-      @QueryParam("cursor") @Parameter(description = "nextCursor of the previous page")
+      @QueryParam("cursor")
+          @Parameter(
+              description = "nextCursor of the previous page",
+              schema = @Schema(type = SchemaType.INTEGER, format = "int64"))
           String cursor,
-      @QueryParam("size") @Parameter(description = "1 to 500, default 50") String size,
-      @Context UriInfo uri) {
-    QueryParams.onlyKnown(uri.getQueryParameters().keySet(), LIST_PARAMETERS);
-    Instant after = QueryParams.timestamp("createdAfter", createdAfter);
-    Instant before = QueryParams.timestamp("createdBefore", createdBefore);
-    QueryParams.range(after, before);
+      @QueryParam("size")
+          @Parameter(
+              description = "1 to 500, default 50",
+              schema = @Schema(type = SchemaType.INTEGER))
+          String size) {
+    Instant after = Params.timestamp("createdAfter", createdAfter);
+    Instant before = Params.timestamp("createdBefore", createdBefore);
+    Params.range(after, before);
     OutboxFilter filter =
         new OutboxFilter(
-            QueryParams.status(status),
-            QueryParams.kind(kind, kinds.all()),
-            QueryParams.text(orderingKey),
-            QueryParams.text(idempotencyKey),
+            OutboxParams.status(status),
+            OutboxParams.kind(kind, kinds.all()),
+            Params.text("orderingKey", orderingKey),
+            Params.text("idempotencyKey", idempotencyKey),
             after,
             before);
     Page<OutboxRow> page =
         queries.list(
             filter,
-            QueryParams.newestFirst(order) ? Order.NEWEST : Order.OLDEST,
-            QueryParams.cursor(cursor),
-            QueryParams.size(size, DEFAULT_SIZE, MAX_SIZE));
+            OutboxParams.newestFirst(order) ? Order.NEWEST : Order.OLDEST,
+            Params.cursor(cursor),
+            Params.size(size, DEFAULT_SIZE, MAX_SIZE));
     return new PageView<>(page.items().stream().map(RowView::from).toList(), page.nextCursor());
   }
 
@@ -122,8 +114,10 @@ public class OutboxResource {
   @Path("/{id}")
   @RolesAllowed({Roles.VIEWER, Roles.ADMIN})
   @Operation(summary = "One row with its redacted payload and every attempt")
-  public RowDetailView one(@PathParam("id") String id) {
-    long rowId = QueryParams.id(id);
+  public RowDetailView one(
+      @PathParam("id") @Parameter(schema = @Schema(type = SchemaType.INTEGER, format = "int64"))
+          String id) {
+    long rowId = OutboxParams.rowId(id);
     return queries
         .find(rowId)
         .map(this::view)
@@ -141,8 +135,10 @@ public class OutboxResource {
       description =
           "dead → pending, due now, with a fresh attempt budget; attempts and their history are"
               + " kept and the idempotency key is the same. 409 if the row is not dead.")
-  public RowDetailView retry(@PathParam("id") String id) {
-    return view(operations.retry(QueryParams.id(id), actor()));
+  public RowDetailView retry(
+      @PathParam("id") @Parameter(schema = @Schema(type = SchemaType.INTEGER, format = "int64"))
+          String id) {
+    return view(operations.retry(OutboxParams.rowId(id), actor()));
   }
 
   @POST
@@ -151,8 +147,10 @@ public class OutboxResource {
   @Operation(
       summary = "Cancel a pending or dead row",
       description = "It is never delivered and no longer parks its ordering key. 409 otherwise.")
-  public RowDetailView cancel(@PathParam("id") String id) {
-    return view(operations.cancel(QueryParams.id(id), actor()));
+  public RowDetailView cancel(
+      @PathParam("id") @Parameter(schema = @Schema(type = SchemaType.INTEGER, format = "int64"))
+          String id) {
+    return view(operations.cancel(OutboxParams.rowId(id), actor()));
   }
 
   private String actor() {
@@ -160,16 +158,6 @@ public class OutboxResource {
   }
 
   private RowDetailView view(RowDetail detail) {
-    JsonNode payload;
-    try {
-      payload = redactor.redact(json.readTree(detail.payload()));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(
-          "stored payload of row " + detail.row().id() + " is not JSON", e);
-    }
-    return new RowDetailView(
-        RowView.from(detail.row()),
-        payload,
-        detail.attempts().stream().map(AttemptView::from).toList());
+    return views.view(detail);
   }
 }

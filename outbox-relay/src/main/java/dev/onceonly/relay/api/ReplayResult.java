@@ -16,7 +16,7 @@ public record ReplayResult(
     @Schema(description = "When the last selected row becomes due (paced replay)")
         Instant scheduledUntil) {
 
-  static ReplayResult from(ReplayOutcome o) {
+  public static ReplayResult from(ReplayOutcome o) {
     return new ReplayResult(
         o.matched(), o.selected(), o.changed(), o.dryRun(), o.ids(), o.scheduledUntil());
   }

@@ -22,9 +22,11 @@ public record RowView(
     Integer lastHttpStatus,
     String lastError,
     @Schema(description = "The consumer that wrote the row") String sourceConsumer,
-    @Schema(description = "The message whose effect wrote the row") String sourceMessageKey) {
+    @Schema(description = "The message whose effect wrote the row") String sourceMessageKey,
+    @Schema(description = "Trace id of the message that wrote the row; null when not traced")
+        String traceId) {
 
-  static RowView from(OutboxRow row) {
+  public static RowView from(OutboxRow row) {
     return new RowView(
         row.id(),
         row.kind(),
@@ -41,6 +43,7 @@ public record RowView(
         row.lastHttpStatus(),
         row.lastError(),
         row.sourceConsumer(),
-        row.sourceMessageKey());
+        row.sourceMessageKey(),
+        row.traceId());
   }
 }

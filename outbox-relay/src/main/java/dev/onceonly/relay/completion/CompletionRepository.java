@@ -15,7 +15,7 @@ import javax.sql.DataSource;
 /**
  * All SQL that writes the outcome of attempts to {@code outbox.outbox} and {@code
  * outbox.outbox_attempts}: one statement per batch, in a short transaction of its own, never around
- * a provider call (DESIGN §5).
+ * a provider call (ARCHITECTURE.md §5).
  */
 @ApplicationScoped
 public class CompletionRepository {

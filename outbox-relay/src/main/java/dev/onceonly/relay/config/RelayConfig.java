@@ -112,6 +112,14 @@ public interface RelayConfig {
     @WithDefault("7d")
     Duration window();
 
+    /**
+     * How long an outbox key stays taken after its row was written ({@code
+     * RELAY_RETENTION_KEY_WINDOW}): at least consumer-service's claim window plus its replay
+     * horizon (30 + 365 days by default), so that every message it still accepts finds its key.
+     */
+    @WithDefault("400d")
+    Duration keyWindow();
+
     /** Rows deleted per transaction. */
     @WithDefault("500")
     int batchSize();

@@ -38,7 +38,10 @@ public final class SchemaCheck {
               "last_error",
               "last_http_status",
               "attempts_at_retry",
-              "cancelled_at"),
+              "cancelled_at",
+              "source_consumer",
+              "source_message_key",
+              "trace_parent"),
           "outbox_attempts",
           List.of(
               "outbox_id",
@@ -48,7 +51,8 @@ public final class SchemaCheck {
               "finished_at",
               "outcome",
               "http_status",
-              "error"),
+              "error",
+              "trace_parent"),
           "outbox_audit",
           List.of(
               "id",
@@ -59,12 +63,15 @@ public final class SchemaCheck {
               "affected_count",
               "dry_run",
               "at",
-              "scheduled_until"));
+              "scheduled_until"),
+          "outbox_keys",
+          List.of("idempotency_key", "created_at"));
 
   static final String SQL_COLUMNS =
       """
       SELECT table_name, column_name FROM information_schema.columns
-       WHERE table_schema = ? AND table_name IN ('outbox', 'outbox_attempts', 'outbox_audit')
+       WHERE table_schema = ?
+         AND table_name IN ('outbox', 'outbox_attempts', 'outbox_audit', 'outbox_keys')
       """;
 
   static final String SQL_HISTORY_EXISTS = "SELECT to_regclass(?) IS NOT NULL";

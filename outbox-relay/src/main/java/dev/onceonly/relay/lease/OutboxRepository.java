@@ -16,9 +16,9 @@ import javax.sql.DataSource;
 /**
  * All SQL the relay's delivery loop runs against {@code outbox.outbox} and {@code
  * outbox.outbox_attempts}, each call in a short transaction of its own and never around a provider
- * call (DESIGN §5). Operators' reads and changes are in {@code operations.OutboxQueryRepository}
- * and {@code operations.OutboxChangeRepository}, retention's deletes in {@code
- * retention.RetentionRepository}.
+ * call (ARCHITECTURE.md §5). Operators' reads and changes are in {@code
+ * operations.OutboxQueryRepository} and {@code operations.OutboxChangeRepository}, retention's
+ * deletes in {@code retention.RetentionRepository}.
  */
 @ApplicationScoped
 public class OutboxRepository {

@@ -15,10 +15,10 @@ import org.jboss.logging.Logger;
  * Growth gauges of OnceOnly's tables, refreshed on a schedule (a scrape never queries the
  * database): {@code onceonly_db_table_bytes}, {@code onceonly_db_index_bytes}, {@code
  * onceonly_db_dead_tuples} and {@code onceonly_db_partitions} per table, {@code
- * onceonly_db_oldest_partition_age_days} per partitioned table, and {@code
- * onceonly_db_oldest_transaction_age_seconds}: a transaction left open holds back VACUUM for every
- * table, and the outbox, a queue table, bloats first. The relay reports every table of both schemas
- * (every relay the same figures: aggregate with {@code max}).
+ * onceonly_db_oldest_partition_age_days} and {@code onceonly_db_newest_partition_ahead_days} per
+ * partitioned table, and {@code onceonly_db_oldest_transaction_age_seconds}: a transaction left
+ * open holds back VACUUM for every table, and the outbox, a queue table, bloats first. The relay
+ * reports every table of both schemas (every relay the same figures: aggregate with {@code max}).
  */
 @ApplicationScoped
 public class DatabaseGauges {
@@ -79,6 +79,13 @@ public class DatabaseGauges {
               "Days since the lower bound of the table's oldest partition",
               t.table(),
               t.oldestPartitionAgeDays().getAsLong());
+        }
+        if (t.newestPartitionAheadDays().isPresent()) {
+          set(
+              "onceonly.db.newest.partition.ahead.days",
+              "Days from today to the last day the table's partitions cover (below 1: none ready)",
+              t.table(),
+              t.newestPartitionAheadDays().getAsLong());
         }
       }
     } catch (RuntimeException e) {

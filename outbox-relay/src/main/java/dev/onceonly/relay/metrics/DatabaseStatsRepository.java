@@ -21,8 +21,9 @@ public class DatabaseStatsRepository {
 
   /**
    * Per table (schema-qualified, missing tables left out): heap bytes (with TOAST), index bytes,
-   * dead tuples, leaf partitions (1 for a plain table) and the lower bound of the oldest range
-   * partition as days before today (null for a plain table).
+   * dead tuples, leaf partitions (1 for a plain table), and for a range-partitioned table the
+   * oldest partition's first day as days before today and the newest partition's last day as days
+   * after today (UTC days; null for a plain table).
    */
   static final String SQL_TABLES =
       """
@@ -37,8 +38,11 @@ public class DatabaseStatsRepository {
              sum(pg_indexes_size(parts.relid)),
              sum(coalesce(s.n_dead_tup, 0)),
              count(*) FILTER (WHERE parts.isleaf),
-             current_date - min(substring(pg_get_expr(c.relpartbound, c.oid)
-                                          FROM 'FROM \\(''([0-9-]+)''\\)')::date)
+             (now() AT TIME ZONE 'UTC')::date
+               - min(substring(pg_get_expr(c.relpartbound, c.oid)
+                               FROM 'FROM \\(''([0-9-]+)''\\)')::date),
+             max(substring(pg_get_expr(c.relpartbound, c.oid) FROM 'TO \\(''([0-9-]+)''\\)')::date)
+               - 1 - (now() AT TIME ZONE 'UTC')::date
         FROM parts
         JOIN pg_class c ON c.oid = parts.relid
         LEFT JOIN pg_stat_all_tables s ON s.relid = parts.relid
@@ -66,7 +70,8 @@ public class DatabaseStatsRepository {
       long indexBytes,
       long deadTuples,
       long partitions,
-      OptionalLong oldestPartitionAgeDays) {}
+      OptionalLong oldestPartitionAgeDays,
+      OptionalLong newestPartitionAheadDays) {}
 
   private final Jdbc jdbc;
 
@@ -85,7 +90,6 @@ public class DatabaseStatsRepository {
             List<TableStats> stats = new ArrayList<>();
             try (ResultSet rs = statement.executeQuery()) {
               while (rs.next()) {
-                long age = rs.getLong(6);
                 stats.add(
                     new TableStats(
                         rs.getString(1),
@@ -93,12 +97,18 @@ public class DatabaseStatsRepository {
                         rs.getLong(3),
                         rs.getLong(4),
                         rs.getLong(5),
-                        rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(age)));
+                        optional(rs, 6),
+                        optional(rs, 7)));
               }
             }
             return stats;
           }
         });
+  }
+
+  private static OptionalLong optional(ResultSet rs, int column) throws java.sql.SQLException {
+    long value = rs.getLong(column);
+    return rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(value);
   }
 
   /** Seconds since the oldest transaction holding back the xmin horizon began; 0 when none. */

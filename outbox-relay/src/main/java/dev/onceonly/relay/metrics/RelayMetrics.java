@@ -31,7 +31,7 @@ public class RelayMetrics {
         .register(registry);
     // Present at 0 from the start, so dashboards and alerts see them before the first event.
     List.of("retry", "cancel", "replay").forEach(this::operatorCounter);
-    List.of("delivered", "cancelled").forEach(this::retentionCounter);
+    List.of("delivered", "cancelled", "keys").forEach(this::retentionCounter);
   }
 
   /** One provider call started. */

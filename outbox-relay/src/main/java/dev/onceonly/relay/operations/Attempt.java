@@ -2,7 +2,10 @@ package dev.onceonly.relay.operations;
 
 import java.time.Instant;
 
-/** One recorded provider call for a row ({@code outbox.outbox_attempts}). */
+/**
+ * One recorded provider call for a row ({@code outbox.outbox_attempts}); {@code traceId} is that of
+ * the call's {@code traceparent}, null when it was not traced.
+ */
 public record Attempt(
     int attempt,
     String relayId,
@@ -10,4 +13,5 @@ public record Attempt(
     Integer httpStatus,
     String error,
     Instant startedAt,
-    Instant finishedAt) {}
+    Instant finishedAt,
+    String traceId) {}

@@ -1,5 +1,6 @@
 package dev.onceonly.relay.operations;
 
+import dev.onceonly.model.MessageKeys;
 import dev.onceonly.relay.operations.OutboxStats.ParkedKey;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -10,6 +11,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -26,7 +28,7 @@ public class OutboxQueryRepository {
       """
       o.id, o.kind, o.status, o.idempotency_key, o.ordering_key, o.attempts, o.available_at,
       o.created_at, o.delivered_at, o.cancelled_at, o.lease_owner, o.lease_until,
-      o.last_http_status, o.last_error, o.source_consumer, o.source_message_key
+      o.last_http_status, o.last_error, o.source_consumer, o.source_message_key, o.trace_parent
       """;
 
   /** Keyset page: {@code %s} takes the filter and cursor fragments, then the direction. */
@@ -41,7 +43,7 @@ public class OutboxQueryRepository {
 
   static final String SQL_ATTEMPTS =
       """
-      SELECT attempt, relay_id, outcome, http_status, error, started_at, finished_at
+      SELECT attempt, relay_id, outcome, http_status, error, started_at, finished_at, trace_parent
         FROM outbox.outbox_attempts
        WHERE outbox_id = ?
        ORDER BY id
@@ -69,6 +71,31 @@ public class OutboxQueryRepository {
        ORDER BY id
        LIMIT ?
       """;
+
+  /**
+   * Rows an operator's search names, newest first: by idempotency key, by message key (the given
+   * keys: the text itself and the order's and redemption's key for an id), or by trace id of the
+   * row or of one of its attempts. Each arm is one index lookup (V5: hash indexes on the message
+   * key and on the trace id expressions, which the arms repeat, partial predicate included).
+   */
+  static final String SQL_SEARCH =
+      "SELECT "
+          + COLUMNS
+          + """
+            FROM outbox.outbox o
+           WHERE o.id IN (
+                 SELECT id FROM outbox.outbox WHERE idempotency_key = ?
+                 UNION
+                 SELECT id FROM outbox.outbox WHERE source_message_key = ANY (?)
+                 UNION
+                 SELECT id FROM outbox.outbox
+                  WHERE split_part(trace_parent, '-', 2) = ? AND trace_parent IS NOT NULL
+                 UNION
+                 SELECT outbox_id FROM outbox.outbox_attempts
+                  WHERE split_part(trace_parent, '-', 2) = ? AND trace_parent IS NOT NULL)
+           ORDER BY o.id DESC
+           LIMIT ?
+          """;
 
   /** Which way a listing runs; the cursor is the last id of the previous page. */
   public enum Order {
@@ -108,6 +135,36 @@ public class OutboxQueryRepository {
     }
   }
 
+  /**
+   * Up to {@code limit} rows, newest first, that {@code text} names: as idempotency key, as message
+   * key, as order id ({@code order-completed:<text>}) or redemption id ({@code
+   * reward-redeemed:<text>}), or, when it is a trace id, by the trace of the row or an attempt.
+   */
+  public List<OutboxRow> search(String text, int limit) {
+    String term = text.strip();
+    List<String> messageKeys =
+        List.of(term, MessageKeys.orderCompleted(term), MessageKeys.rewardRedeemed(term));
+    String lower = term.toLowerCase(Locale.ROOT);
+    String traceId = TraceIds.isTraceId(lower) ? lower : null;
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(SQL_SEARCH)) {
+      statement.setString(1, term);
+      statement.setArray(2, connection.createArrayOf("text", messageKeys.toArray()));
+      statement.setString(3, traceId);
+      statement.setString(4, traceId);
+      statement.setInt(5, limit);
+      List<OutboxRow> rows = new ArrayList<>();
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          rows.add(row(rs));
+        }
+      }
+      return rows;
+    } catch (SQLException e) {
+      throw new IllegalStateException("searching outbox rows failed", e);
+    }
+  }
+
   /** The row with its payload and attempts, if it exists. */
   public Optional<RowDetail> find(long id) {
     try (Connection connection = dataSource.getConnection()) {
@@ -120,7 +177,7 @@ public class OutboxQueryRepository {
             return Optional.empty();
           }
           row = row(rs);
-          payload = rs.getString(17);
+          payload = rs.getString(18);
         }
       }
       return Optional.of(new RowDetail(row, payload, attempts(connection, id)));
@@ -179,7 +236,8 @@ public class OutboxQueryRepository {
                   (Integer) rs.getObject(4),
                   rs.getString(5),
                   instant(rs, 6),
-                  instant(rs, 7)));
+                  instant(rs, 7),
+                  TraceIds.of(rs.getString(8))));
         }
       }
       return attempts;
@@ -203,7 +261,8 @@ public class OutboxQueryRepository {
         (Integer) rs.getObject(13),
         rs.getString(14),
         rs.getString(15),
-        rs.getString(16));
+        rs.getString(16),
+        TraceIds.of(rs.getString(17)));
   }
 
   static Instant instant(ResultSet rs, int column) throws SQLException {

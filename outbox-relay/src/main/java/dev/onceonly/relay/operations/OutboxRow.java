@@ -2,7 +2,10 @@ package dev.onceonly.relay.operations;
 
 import java.time.Instant;
 
-/** An outbox row as an operator sees it (without its payload). */
+/**
+ * An outbox row as an operator sees it (without its payload); {@code traceId} is that of the
+ * writer's {@code traceparent}, null when the message was not traced.
+ */
 public record OutboxRow(
     long id,
     String kind,
@@ -19,4 +22,5 @@ public record OutboxRow(
     Integer lastHttpStatus,
     String lastError,
     String sourceConsumer,
-    String sourceMessageKey) {}
+    String sourceMessageKey,
+    String traceId) {}

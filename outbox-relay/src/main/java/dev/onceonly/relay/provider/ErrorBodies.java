@@ -3,7 +3,7 @@ package dev.onceonly.relay.provider;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.onceonly.relay.operations.Redactor;
+import dev.onceonly.web.Redactor;
 import java.util.Collection;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

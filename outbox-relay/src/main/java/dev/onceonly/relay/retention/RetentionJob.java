@@ -13,7 +13,9 @@ import org.jboss.logging.Logger;
 /**
  * Removes delivered rows older than {@code relay.retention.window} (from delivery) and cancelled
  * rows older than it (from cancellation), in batches of {@code relay.retention.batch-size}, at most
- * {@code max-batches-per-run} per run. Pending, in-flight and dead rows are never removed.
+ * {@code max-batches-per-run} per run. Pending, in-flight and dead rows are never removed. Outbox
+ * keys stay much longer, {@code relay.retention.key-window} from when they were taken: a message
+ * replayed after its row is gone still finds its key taken.
  */
 @ApplicationScoped
 public class RetentionJob {
@@ -24,8 +26,8 @@ public class RetentionJob {
   private final RetentionConfig config;
   private final RelayMetrics metrics;
 
-  /** Rows deleted by one run. */
-  public record Removed(long delivered, long cancelled) {}
+  /** Rows and keys deleted by one run. */
+  public record Removed(long delivered, long cancelled, long keys) {}
 
   public RetentionJob(RetentionRepository repository, RelayConfig config, RelayMetrics metrics) {
     this.repository = repository;
@@ -54,14 +56,30 @@ public class RetentionJob {
     Instant cutoff = cutoff(now, config.window());
     long delivered = drain(repository::deleteDelivered, cutoff);
     long cancelled = drain(repository::deleteCancelled, cutoff);
+    long keys = drain(repository::deleteKeys, keyCutoff(now, config.window(), config.keyWindow()));
     metrics.retained("delivered", delivered);
     metrics.retained("cancelled", cancelled);
-    if (delivered + cancelled > 0) {
+    metrics.retained("keys", keys);
+    if (delivered + cancelled + keys > 0) {
       LOG.infof(
-          "outbox retention removed %d delivered and %d cancelled rows finished before %s",
-          delivered, cancelled, cutoff);
+          "outbox retention removed %d delivered and %d cancelled rows finished before %s, and %d"
+              + " keys taken more than %s ago",
+          delivered, cancelled, cutoff, keys, config.keyWindow());
     }
-    return new Removed(delivered, cancelled);
+    return new Removed(delivered, cancelled, keys);
+  }
+
+  /** Keys taken before the returned instant are removed; never sooner than their rows. */
+  static Instant keyCutoff(Instant now, Duration rowWindow, Duration keyWindow) {
+    if (keyWindow.compareTo(rowWindow) < 0) {
+      throw new IllegalArgumentException(
+          "relay.retention.key-window ("
+              + keyWindow
+              + ") must not be shorter than relay.retention.window ("
+              + rowWindow
+              + ")");
+    }
+    return now.minus(keyWindow);
   }
 
   /** Rows that finished before the returned instant are removed. */

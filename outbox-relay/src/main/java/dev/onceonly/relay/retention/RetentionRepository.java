@@ -35,6 +35,20 @@ public class RetentionRepository {
            FOR UPDATE SKIP LOCKED)
       """;
 
+  /**
+   * Outbox keys taken before the cut-off (by the writer, in {@code outbox.outbox_keys}): by then no
+   * message that could queue the key again is accepted any more.
+   */
+  static final String SQL_DELETE_KEYS =
+      """
+      DELETE FROM outbox.outbox_keys WHERE idempotency_key IN (
+        SELECT idempotency_key FROM outbox.outbox_keys
+         WHERE created_at < ?
+         ORDER BY created_at
+         LIMIT ?
+           FOR UPDATE SKIP LOCKED)
+      """;
+
   private final DataSource dataSource;
 
   public RetentionRepository(DataSource dataSource) {
@@ -49,6 +63,11 @@ public class RetentionRepository {
   /** Deletes up to {@code limit} rows cancelled before {@code cutoff}; returns how many. */
   public int deleteCancelled(Instant cutoff, int limit) {
     return delete(SQL_DELETE_CANCELLED, cutoff, limit);
+  }
+
+  /** Deletes up to {@code limit} outbox keys taken before {@code cutoff}; returns how many. */
+  public int deleteKeys(Instant cutoff, int limit) {
+    return delete(SQL_DELETE_KEYS, cutoff, limit);
   }
 
   private int delete(String sql, Instant cutoff, int limit) {

@@ -19,9 +19,10 @@ public final class ResponseClassifier {
    * retryable; every other status (other 4xx, and 1xx/3xx a JSON API should never send) is
    * permanent.
    *
-   * <p>409 is retryable although DESIGN §5 lists it with the "other 4xx": idempotent providers
-   * answer 409 when a call with the same key is still in progress (a previous attempt whose lease
-   * expired, still running). Making that row dead would lose a delivery that is about to succeed.
+   * <p>409 is retryable although the general rule lists it with the "other 4xx": idempotent
+   * providers answer 409 when a call with the same key is still in progress (a previous attempt
+   * whose lease expired, still running). Making that row dead would lose a delivery that is about
+   * to succeed.
    */
   public static Classification classify(ProviderResponse response) {
     if (!response.hasAnswer()) {

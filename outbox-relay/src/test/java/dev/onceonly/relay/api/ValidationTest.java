@@ -95,14 +95,14 @@ class ValidationTest {
   }
 
   @Test
-  void bodyOverTheLimitIs400ProblemAndChangesNothing() {
+  void bodyOverTheLimitIs413ProblemAndChangesNothing() {
     String huge = "{\"kind\":\"send_receipt\",\"orderingKey\":\"" + "x".repeat(70_000) + "\"}";
     Api.admin()
         .contentType("application/json")
         .body(huge)
         .post("/outbox/replay")
         .then()
-        .statusCode(400)
+        .statusCode(413)
         .contentType("application/problem+json")
         .body("detail", containsString("over the limit of 65536 bytes"));
     assertNothingChanged();

@@ -20,7 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
-/** DESIGN I4: no database transaction is open while a provider is called. */
+/** ARCHITECTURE.md I4: no database transaction is open while a provider is called. */
 @QuarkusTest
 @QuarkusTestResource(value = OutboxTestResource.class, restrictToAnnotatedClass = false)
 class NoTransactionDuringCallTest {

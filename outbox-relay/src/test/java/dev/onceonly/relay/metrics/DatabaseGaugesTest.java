@@ -76,10 +76,12 @@ class DatabaseGaugesTest {
       s.execute("CREATE TABLE gauge_test.claims (d date NOT NULL, k text) PARTITION BY RANGE (d)");
       s.execute(
           "CREATE TABLE gauge_test.claims_old PARTITION OF gauge_test.claims"
-              + " FOR VALUES FROM (current_date - 40) TO (current_date - 39)");
+              + " FOR VALUES FROM ((now() AT TIME ZONE 'UTC')::date - 40)"
+              + " TO ((now() AT TIME ZONE 'UTC')::date - 39)");
       s.execute(
           "CREATE TABLE gauge_test.claims_today PARTITION OF gauge_test.claims"
-              + " FOR VALUES FROM (current_date) TO (current_date + 1)");
+              + " FOR VALUES FROM ((now() AT TIME ZONE 'UTC')::date)"
+              + " TO ((now() AT TIME ZONE 'UTC')::date + 1)");
       s.execute(
           "INSERT INTO gauge_test.claims SELECT current_date, 'k' FROM generate_series(1, 100)");
     }
@@ -89,6 +91,7 @@ class DatabaseGaugesTest {
       assertThat(stats).hasSize(1);
       assertThat(stats.get(0).partitions()).isEqualTo(2);
       assertThat(stats.get(0).oldestPartitionAgeDays()).hasValue(40);
+      assertThat(stats.get(0).newestPartitionAheadDays()).hasValue(0);
       assertThat(stats.get(0).tableBytes()).isPositive();
     } finally {
       try (Connection c = OutboxRows.connect();

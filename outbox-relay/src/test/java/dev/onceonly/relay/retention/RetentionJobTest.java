@@ -70,6 +70,45 @@ class RetentionJobTest {
   }
 
   @Test
+  void outboxKeysOutliveTheirRowsAndGoAfterTheKeyWindow() {
+    String prefix = OutboxRows.uniquePrefix("keys");
+    long delivered =
+        insert(prefix + "row", "delivered", "delivered_at = now() - interval '8 days'");
+    OutboxRows.longs(
+        """
+        INSERT INTO outbox.outbox_keys (idempotency_key, created_at)
+        VALUES (? || 'row', now() - interval '8 days'),
+               (? || 'year-old', now() - interval '399 days'),
+               (? || 'expired', now() - interval '401 days')
+        """,
+        prefix,
+        prefix,
+        prefix);
+
+    RetentionJob.Removed removed = job.run(Instant.now());
+
+    assertThat(existing(List.of(delivered))).as("the delivered row is gone").isEmpty();
+    assertThat(removed.keys()).isGreaterThanOrEqualTo(1);
+    assertThat(
+            OutboxRows.strings(
+                "SELECT idempotency_key FROM outbox.outbox_keys WHERE starts_with(idempotency_key, ?)",
+                prefix))
+        .as("keys stay taken for the key window (400 days), long after their rows")
+        .containsExactlyInAnyOrder(prefix + "row", prefix + "year-old");
+    OutboxRows.longs(
+        "DELETE FROM outbox.outbox_keys WHERE starts_with(idempotency_key, ?)", prefix);
+  }
+
+  @Test
+  void theKeyWindowMayNotBeShorterThanTheRowWindow() {
+    Instant now = Instant.parse("2026-05-10T00:00:00Z");
+    assertThat(RetentionJob.keyCutoff(now, Duration.ofDays(7), Duration.ofDays(400)))
+        .isEqualTo(Instant.parse("2025-04-05T00:00:00Z"));
+    assertThatThrownBy(() -> RetentionJob.keyCutoff(now, Duration.ofDays(7), Duration.ofDays(6)))
+        .hasMessageContaining("relay.retention.key-window");
+  }
+
+  @Test
   void theWindowMustBePositive() {
     Instant now = Instant.parse("2026-05-10T00:00:00Z");
     assertThat(RetentionJob.cutoff(now, Duration.ofDays(7)))

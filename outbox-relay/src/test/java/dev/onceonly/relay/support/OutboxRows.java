@@ -278,6 +278,41 @@ public final class OutboxRows {
     longs("DELETE FROM outbox.outbox WHERE starts_with(idempotency_key, ?)", prefix);
   }
 
+  /**
+   * Records an attempt of row {@code id} as a relay would have, traced with {@code traceParent}.
+   */
+  public static void insertAttempt(
+      long id, int attempt, String outcome, Integer httpStatus, String error, String traceParent) {
+    longs(
+        """
+        INSERT INTO outbox.outbox_attempts
+               (outbox_id, attempt, relay_id, started_at, finished_at, outcome, http_status, error,
+                trace_parent)
+        VALUES (?, ?, 'relay-test', now() - interval '2 seconds', now() - interval '1 second',
+                ?, ?, ?, ?)
+        """,
+        id,
+        attempt,
+        outcome,
+        httpStatus,
+        error,
+        traceParent);
+  }
+
+  /** Gives row {@code id} the trace context its writer would have stored. */
+  public static void traceRow(long id, String traceParent) {
+    longs("UPDATE outbox.outbox SET trace_parent = ? WHERE id = ?", traceParent, id);
+  }
+
+  /** Gives row {@code id} the message that wrote it. */
+  public static void sourceOf(long id, String consumer, String messageKey) {
+    longs(
+        "UPDATE outbox.outbox SET source_consumer = ?, source_message_key = ? WHERE id = ?",
+        consumer,
+        messageKey,
+        id);
+  }
+
   public static long auditRows() {
     return longs("SELECT count(*) FROM outbox.outbox_audit").get(0);
   }

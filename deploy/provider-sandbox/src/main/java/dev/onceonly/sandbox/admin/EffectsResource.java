@@ -85,7 +85,8 @@ public class EffectsResource {
         Instant.ofEpochMilli(calls.lastReceivedAt()),
         calls.lastAnsweredAt() == 0 ? null : Instant.ofEpochMilli(calls.lastAnsweredAt()),
         calls.lastOutcome(),
-        s.store().effect(key).map(Effect::id).orElse(null));
+        s.store().effect(key).map(Effect::id).orElse(null),
+        calls.traceparents());
   }
 
   private EffectView view(ApiState s, Effect effect) {

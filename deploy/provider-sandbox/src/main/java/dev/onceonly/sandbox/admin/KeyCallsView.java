@@ -1,6 +1,7 @@
 package dev.onceonly.sandbox.admin;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The calls made with one key, whether or not one took effect.
@@ -13,6 +14,8 @@ import java.time.Instant;
  * @param lastAnsweredAt when the last answer left (null if none yet)
  * @param lastOutcome how the last answered call ended (null if none yet)
  * @param effectId the id of the effect taken with the key, null if none
+ * @param traceparents the W3C {@code traceparent} of each call, in order (null where a call had
+ *     none)
  */
 public record KeyCallsView(
     String api,
@@ -22,4 +25,5 @@ public record KeyCallsView(
     Instant lastReceivedAt,
     Instant lastAnsweredAt,
     String lastOutcome,
-    String effectId) {}
+    String effectId,
+    List<String> traceparents) {}

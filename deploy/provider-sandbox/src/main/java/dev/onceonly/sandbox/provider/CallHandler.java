@@ -48,7 +48,8 @@ public class CallHandler {
     this.delays = delays;
   }
 
-  public CompletableFuture<Reply> handle(Api api, String key, byte[] body) {
+  /** {@code traceparent}: the caller's W3C trace context header, recorded with the call. */
+  public CompletableFuture<Reply> handle(Api api, String key, String traceparent, byte[] body) {
     ApiState s = state.of(api);
     s.stats().rawCall();
     if (key == null || key.isBlank()) {
@@ -63,7 +64,7 @@ public class CallHandler {
       s.stats().outcome(refused.outcome());
       return CompletableFuture.completedFuture(refused);
     }
-    CallLog.Received call = s.calls().received(key, System.currentTimeMillis());
+    CallLog.Received call = s.calls().received(key, System.currentTimeMillis(), traceparent);
     // Like a real provider, the call is finished even if the caller hangs up (timeout, disconnect):
     // nothing here is cancelled with the request.
     return respond(s, key, body, call.number())

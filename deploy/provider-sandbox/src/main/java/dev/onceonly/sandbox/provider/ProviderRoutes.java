@@ -47,6 +47,7 @@ public class ProviderRoutes {
         .handle(
             api,
             context.request().getHeader(IDEMPOTENCY_KEY),
+            context.request().getHeader("traceparent"),
             body == null ? new byte[0] : body.getBytes())
         .whenComplete(
             (reply, failure) -> {

@@ -15,13 +15,16 @@ public final class CallLog {
   private final LongAdder keysCalledMoreThanOnce = new LongAdder();
   private final AtomicInteger maxCallsForOneKey = new AtomicInteger();
 
-  /** Counts a call with {@code key} received at {@code at}; returns the key's record. */
-  public Received received(String key, long at) {
+  /**
+   * Counts a call with {@code key} received at {@code at} with its {@code traceparent}; returns the
+   * key's record.
+   */
+  public Received received(String key, long at, String traceparent) {
     KeyCalls calls = keys.get(key);
     if (calls == null) {
       calls = keys.computeIfAbsent(key, k -> new KeyCalls(at));
     }
-    int number = calls.received(at);
+    int number = calls.received(at, traceparent);
     if (number == 2) {
       keysCalledMoreThanOnce.increment();
     }

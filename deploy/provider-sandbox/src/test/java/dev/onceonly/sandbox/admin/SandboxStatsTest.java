@@ -66,6 +66,29 @@ class SandboxStatsTest {
   }
 
   @Test
+  void theTraceparentOfEveryCallIsRecordedInOrder() {
+    String first = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    String second = "00-4bf92f3577b34da6a3ce929d0e0e4736-b7ad6b7169203331-01";
+    faults("{\"script\":{\"traced\":[\"503\"]}}");
+    for (String traceparent : new String[] {first, second}) {
+      given()
+          .header("Idempotency-Key", "traced")
+          .header("traceparent", traceparent)
+          .contentType("application/json")
+          .body("{}")
+          .post("/v1/receipts");
+    }
+    post("receipts", "traced", "{}");
+
+    given()
+        .get("/sandbox/calls/receipts/traced")
+        .then()
+        .statusCode(200)
+        .body("calls", equalTo(3))
+        .body("traceparents", contains(first, second, null));
+  }
+
+  @Test
   void effectsAreListedInTheOrderTheyWereTaken() {
     post("payouts", "first", "{\"n\":1}");
     post("payouts", "second", "{\"n\":2}");

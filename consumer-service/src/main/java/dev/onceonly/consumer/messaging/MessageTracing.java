@@ -1,0 +1,117 @@
+package dev.onceonly.consumer.messaging;
+
+import dev.onceonly.consumer.ConsumerName;
+import dev.onceonly.consumer.Outcome;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.TextMapGetter;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
+import org.jboss.logging.MDC;
+
+/**
+ * The span of one message, from the broker to its commit: it continues the producer's W3C trace
+ * from the AMQP headers ({@code traceparent}, {@code tracestate}) or starts one, and says which key
+ * it was and what was decided. With tracing off (the default) no span is recorded, but the
+ * producer's trace context still travels on: the message's outbox rows carry it to the relay.
+ */
+@ApplicationScoped
+public class MessageTracing {
+
+  public static final AttributeKey<String> CONSUMER = AttributeKey.stringKey("onceonly.consumer");
+  public static final AttributeKey<String> MESSAGE_KEY =
+      AttributeKey.stringKey("onceonly.message_key");
+  public static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("onceonly.outcome");
+
+  /** The logging MDC fields of the current trace, named as Quarkus names them. */
+  public static final String TRACE_ID = "traceId";
+
+  public static final String SPAN_ID = "spanId";
+
+  /** Reads trace headers from AMQP headers, whatever type the client decoded them to. */
+  private static final TextMapGetter<Map<String, Object>> HEADERS =
+      new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(Map<String, Object> carrier) {
+          return carrier.keySet();
+        }
+
+        @Override
+        public String get(Map<String, Object> carrier, String key) {
+          Object value = carrier == null ? null : carrier.get(key);
+          return value == null ? null : value.toString();
+        }
+      };
+
+  private final Tracer tracer;
+
+  public MessageTracing(OpenTelemetry openTelemetry) {
+    this.tracer = openTelemetry.getTracer("onceonly.consumer");
+  }
+
+  /** Starts the span of a message that just arrived on {@code consumer}'s queue. */
+  public Span start(ConsumerName consumer, Map<String, Object> headers) {
+    Context producer =
+        W3CTraceContextPropagator.getInstance()
+            .extract(Context.root(), headers == null ? Map.of() : headers, HEADERS);
+    return tracer
+        .spanBuilder("claim " + consumer.value())
+        .setParent(producer)
+        .setSpanKind(SpanKind.CONSUMER)
+        .setAttribute("messaging.system", "rabbitmq")
+        .setAttribute("messaging.destination.name", Queues.queue(consumer))
+        .setAttribute(CONSUMER, consumer.value())
+        .startSpan();
+  }
+
+  /**
+   * Makes the message's span current for the lines logged in a try-with-resources block, with its
+   * {@code traceId} and {@code spanId} in the logging MDC: JSON log lines carry them as fields
+   * (Quarkus fills the MDC on its own event loops only, not on the committer threads).
+   */
+  public static LogScope logging(Span span) {
+    Scope scope = span.makeCurrent();
+    SpanContext context = span.getSpanContext();
+    if (!context.isValid()) {
+      return scope::close;
+    }
+    MDC.put(TRACE_ID, context.getTraceId());
+    MDC.put(SPAN_ID, context.getSpanId());
+    return () -> {
+      MDC.remove(TRACE_ID);
+      MDC.remove(SPAN_ID);
+      scope.close();
+    };
+  }
+
+  /** A scope that closes without a checked exception. */
+  @FunctionalInterface
+  public interface LogScope extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /** Ends the span of a message decided (and committed) with {@code outcome}. */
+  public static void decided(Span span, Outcome outcome) {
+    span.setAttribute(OUTCOME, outcome.tag());
+    span.end();
+  }
+
+  /** Ends the span of a message that was not decided: dead-lettered or requeued. */
+  public static void failed(Span span, String outcome, Throwable cause) {
+    span.setAttribute(OUTCOME, outcome);
+    if (cause != null) {
+      span.recordException(cause);
+      span.setStatus(StatusCode.ERROR, String.valueOf(cause.getMessage()));
+    }
+    span.end();
+  }
+}

@@ -1,0 +1,141 @@
+package dev.onceonly.consumer.processing;
+
+import static dev.onceonly.consumer.TestEvents.decoded;
+import static dev.onceonly.consumer.TestEvents.json;
+import static dev.onceonly.consumer.TestEvents.order;
+import static dev.onceonly.consumer.TestEvents.redemption;
+import static dev.onceonly.consumer.TestEvents.unique;
+import static dev.onceonly.consumer.processing.OldAndFutureEventsTest.dated;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.onceonly.consumer.ConsumerName;
+import dev.onceonly.consumer.Db;
+import dev.onceonly.consumer.Outcome;
+import dev.onceonly.model.LoyaltyEvent;
+import dev.onceonly.model.OrderCompleted;
+import dev.onceonly.model.RewardRedeemed;
+import dev.onceonly.testsupport.PostgresResource;
+import dev.onceonly.testsupport.RabbitMqResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Uniqueness across claim partitions. A copy of a message dated another day (a republish that
+ * changed occurredAt: a different payload) lands in another day's partition, where the primary key
+ * cannot see the first claim. It must neither apply twice nor go unseen: the effect's natural key
+ * catches it, and it is quarantined as the conflict it is, whichever copy comes first and also when
+ * both come at once.
+ */
+@QuarkusTest
+@QuarkusTestResource(
+    value = PostgresResource.class,
+    initArgs = @ResourceArg(name = "database", value = "onceonly_consumer_test"))
+@QuarkusTestResource(RabbitMqResource.class)
+class CrossDateCopiesTest {
+
+  private static final Duration ONE_DAY = Duration.ofDays(1);
+
+  @Inject IdempotentProcessor processor;
+  @Inject Db db;
+
+  @Test
+  void aCopyDatedAnotherDayIsQuarantinedByEveryConsumer() {
+    String customer = unique("c");
+    OrderCompleted today = order(unique("o"), customer, 3_000);
+    OrderCompleted yesterday = dated(today, ONE_DAY);
+
+    assertThat(process(ConsumerName.LOYALTY, today)).isEqualTo(Outcome.APPLIED);
+    assertThat(process(ConsumerName.RECEIPTS, today)).isEqualTo(Outcome.APPLIED);
+    assertThat(process(ConsumerName.LOYALTY, yesterday)).isEqualTo(Outcome.CONFLICT);
+    assertThat(process(ConsumerName.RECEIPTS, yesterday)).isEqualTo(Outcome.CONFLICT);
+
+    assertThat(db.balance(customer)).isEqualTo(30);
+    assertThat(outboxRows(today)).isEqualTo(1);
+    assertThat(conflicts(today)).isEqualTo(2);
+    assertThat(claims(today)).as("one claim per consumer: the copy's was taken back").isEqualTo(2);
+  }
+
+  @Test
+  void theEarlierDatedCopyArrivingSecondIsQuarantinedToo() {
+    String customer = unique("c");
+    OrderCompleted today = order(unique("o"), customer, 3_000);
+
+    assertThat(process(ConsumerName.LOYALTY, dated(today, ONE_DAY))).isEqualTo(Outcome.APPLIED);
+    assertThat(process(ConsumerName.LOYALTY, today)).isEqualTo(Outcome.CONFLICT);
+
+    assertThat(db.balance(customer)).isEqualTo(30);
+  }
+
+  @Test
+  void twoCopiesOfDifferentDaysAtOnceApplyOnceAndQuarantineTheOther() throws Exception {
+    for (int round = 0; round < 5; round++) {
+      String customer = unique("c");
+      OrderCompleted today = order(unique("o"), customer, 1_200);
+      OrderCompleted yesterday = dated(today, ONE_DAY);
+      CyclicBarrier start = new CyclicBarrier(2);
+
+      CompletableFuture<Outcome> a = CompletableFuture.supplyAsync(() -> race(start, today));
+      CompletableFuture<Outcome> b = CompletableFuture.supplyAsync(() -> race(start, yesterday));
+
+      assertThat(List.of(a.get(30, TimeUnit.SECONDS), b.get(30, TimeUnit.SECONDS)))
+          .containsExactlyInAnyOrder(Outcome.APPLIED, Outcome.CONFLICT);
+      assertThat(db.balance(customer)).isEqualTo(12);
+      assertThat(conflicts(today)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aRejectedRedemptionCopiedOnAnotherDayIsQuarantinedNotDebited() {
+    String customer = unique("c");
+    RewardRedeemed today = redemption(unique("r"), customer, 30);
+
+    assertThat(process(ConsumerName.LOYALTY, today))
+        .as("the balance does not cover it")
+        .isEqualTo(Outcome.REJECTED);
+    assertThat(process(ConsumerName.LOYALTY, order(unique("o"), customer, 10_000)))
+        .isEqualTo(Outcome.APPLIED);
+    assertThat(process(ConsumerName.LOYALTY, dated(today, ONE_DAY)))
+        .as("covered now, but a copy of a decided redemption")
+        .isEqualTo(Outcome.CONFLICT);
+
+    assertThat(db.balance(customer)).isEqualTo(100);
+    assertThat(outboxRows(today)).isZero();
+  }
+
+  private Outcome race(CyclicBarrier start, OrderCompleted copy) {
+    try {
+      start.await(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    return process(ConsumerName.LOYALTY, copy);
+  }
+
+  private Outcome process(ConsumerName consumer, LoyaltyEvent event) {
+    return processor.process(consumer, decoded(event), json(event));
+  }
+
+  private long claims(LoyaltyEvent event) {
+    return db.count(
+        "SELECT count(*) FROM loyalty.processed_messages WHERE message_key = ?",
+        event.messageKey());
+  }
+
+  private long conflicts(LoyaltyEvent event) {
+    return db.count(
+        "SELECT count(*) FROM loyalty.message_conflicts WHERE message_key = ?", event.messageKey());
+  }
+
+  private long outboxRows(LoyaltyEvent event) {
+    return db.count(
+        "SELECT count(*) FROM outbox.outbox WHERE source_message_key = ?", event.messageKey());
+  }
+}

@@ -1,0 +1,216 @@
+package dev.onceonly.consumer.processing;
+
+import static dev.onceonly.consumer.TestEvents.decoded;
+import static dev.onceonly.consumer.TestEvents.json;
+import static dev.onceonly.consumer.TestEvents.order;
+import static dev.onceonly.consumer.TestEvents.unique;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.onceonly.consumer.ConsumerName;
+import dev.onceonly.consumer.Db;
+import dev.onceonly.consumer.Outcome;
+import dev.onceonly.model.CustomerProfileChanged;
+import dev.onceonly.model.LoyaltyEvent;
+import dev.onceonly.model.OrderCompleted;
+import dev.onceonly.model.RewardRedeemed;
+import dev.onceonly.testsupport.PostgresResource;
+import dev.onceonly.testsupport.RabbitMqResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Events by their date (claim window 30 days, replay horizon 365 days, future skew 1 hour): an
+ * event dated ahead is refused and leaves no claim; one older than the claim window is decided by
+ * the permanent natural keys, applied once if it never was, a duplicate ever after; beyond the
+ * horizon it is stale. Nothing older than the window is lost or doubled.
+ */
+@QuarkusTest
+@QuarkusTestResource(
+    value = PostgresResource.class,
+    initArgs = @ResourceArg(name = "database", value = "onceonly_consumer_test"))
+@QuarkusTestResource(RabbitMqResource.class)
+class OldAndFutureEventsTest {
+
+  private static final Duration FORTY_DAYS = Duration.ofDays(40);
+
+  @Inject IdempotentProcessor processor;
+  @Inject Db db;
+
+  @Test
+  void anEventDatedAheadIsRejectedAsFutureAndLeavesNoClaim() {
+    String customer = unique("c");
+    OrderCompleted ahead = dated(order(unique("o"), customer, 1_000), Duration.ofHours(-2));
+
+    assertThat(process(ConsumerName.LOYALTY, ahead)).isEqualTo(Outcome.REJECTED);
+
+    assertThat(reason(ahead)).isEqualTo("future");
+    assertThat(claims(ahead)).isZero();
+    assertThat(db.balance(customer)).isEqualTo(-1);
+    assertThat(process(ConsumerName.LOYALTY, dated(ahead, Duration.ZERO)))
+        .as("the same order, correctly dated, applies")
+        .isEqualTo(Outcome.APPLIED);
+  }
+
+  @Test
+  void aDatePostgresCannotStoreIsRefusedAndNeverFailsItsBatch() {
+    String customer = unique("c");
+    OrderCompleted absurd =
+        at(order(unique("o"), customer, 1_000), Instant.parse("+300000-01-01T00:00:00Z"));
+    OrderCompleted fine = order(unique("o"), customer, 2_000);
+
+    List<Decision> decisions =
+        processor.processAll(
+            List.of(
+                submission(ConsumerName.LOYALTY, absurd), submission(ConsumerName.LOYALTY, fine)));
+
+    assertThat(decisions)
+        .extracting(Decision::outcomeOrThrow)
+        .containsExactly(Outcome.REJECTED, Outcome.APPLIED);
+    assertThat(reason(absurd)).isEqualTo("future");
+    assertThat(db.balance(customer)).isEqualTo(20);
+  }
+
+  @Test
+  void anOrderOlderThanTheWindowNeverCreditedIsCreditedOnceWithOneReceipt() {
+    String customer = unique("c");
+    OrderCompleted old = dated(order(unique("o"), customer, 4_000), FORTY_DAYS);
+
+    assertThat(process(ConsumerName.LOYALTY, old)).isEqualTo(Outcome.APPLIED);
+    assertThat(process(ConsumerName.RECEIPTS, old)).isEqualTo(Outcome.APPLIED);
+    assertThat(process(ConsumerName.LOYALTY, old)).isEqualTo(Outcome.DUPLICATE);
+    assertThat(process(ConsumerName.RECEIPTS, old)).isEqualTo(Outcome.DUPLICATE);
+
+    assertThat(db.balance(customer)).isEqualTo(40);
+    assertThat(outboxRows(old)).isEqualTo(1);
+    assertThat(claims(old)).as("decided by natural keys, without a claim").isZero();
+  }
+
+  @Test
+  void aRedemptionOlderThanTheWindowIsDebitedOnceOnceTheBalanceCoversIt() {
+    String customer = unique("c");
+    RewardRedeemed old =
+        dated(dev.onceonly.consumer.TestEvents.redemption(unique("r"), customer, 30), FORTY_DAYS);
+
+    assertThat(process(ConsumerName.LOYALTY, old))
+        .as("nothing to debit yet")
+        .isEqualTo(Outcome.REJECTED);
+    assertThat(process(ConsumerName.LOYALTY, order(unique("o"), customer, 5_000)))
+        .isEqualTo(Outcome.APPLIED);
+    assertThat(process(ConsumerName.LOYALTY, old))
+        .as("replayed once the balance covers it: debited")
+        .isEqualTo(Outcome.APPLIED);
+    assertThat(process(ConsumerName.LOYALTY, old)).isEqualTo(Outcome.DUPLICATE);
+
+    assertThat(db.balance(customer)).isEqualTo(20);
+    assertThat(outboxRows(old)).as("one payout").isEqualTo(1);
+  }
+
+  @Test
+  void aNewerProfileVersionOlderThanTheWindowIsApplied() {
+    String customer = unique("c");
+    CustomerProfileChanged v1 = dev.onceonly.consumer.TestEvents.profile(customer, 1, "silver");
+    CustomerProfileChanged v2 =
+        dated(dev.onceonly.consumer.TestEvents.profile(customer, 2, "gold"), FORTY_DAYS);
+
+    assertThat(process(ConsumerName.PROFILES, v1)).isEqualTo(Outcome.APPLIED);
+    assertThat(process(ConsumerName.PROFILES, v2)).isEqualTo(Outcome.APPLIED);
+    assertThat(process(ConsumerName.PROFILES, v2)).isEqualTo(Outcome.DUPLICATE);
+
+    assertThat(
+            db.string("SELECT tier FROM loyalty.customer_profiles WHERE customer_id = ?", customer))
+        .isEqualTo("gold");
+  }
+
+  @Test
+  void anOutboxKeyOutlivesItsDeliveredRow() {
+    String customer = unique("c");
+    OrderCompleted old = dated(order(unique("o"), customer, 4_000), FORTY_DAYS);
+    assertThat(process(ConsumerName.RECEIPTS, old)).isEqualTo(Outcome.APPLIED);
+    // The relay delivered the receipt and its retention removed the row (7 days by default).
+    db.execute("DELETE FROM outbox.outbox WHERE source_message_key = '" + old.messageKey() + "'");
+
+    assertThat(process(ConsumerName.RECEIPTS, old))
+        .as("replayed after the row is gone: the key is still taken")
+        .isEqualTo(Outcome.DUPLICATE);
+    assertThat(outboxRows(old)).isZero();
+  }
+
+  @Test
+  void anEventBeyondTheReplayHorizonIsStale() {
+    String customer = unique("c");
+    OrderCompleted ancient = dated(order(unique("o"), customer, 4_000), Duration.ofDays(400));
+
+    assertThat(process(ConsumerName.LOYALTY, ancient)).isEqualTo(Outcome.REJECTED);
+
+    assertThat(reason(ancient)).isEqualTo("stale");
+    assertThat(db.balance(customer)).isEqualTo(-1);
+  }
+
+  private Outcome process(ConsumerName consumer, LoyaltyEvent event) {
+    return processor.process(consumer, decoded(event), json(event));
+  }
+
+  private static Submission submission(ConsumerName consumer, LoyaltyEvent event) {
+    return new Submission(consumer, decoded(event), json(event));
+  }
+
+  private long claims(LoyaltyEvent event) {
+    return db.count(
+        "SELECT count(*) FROM loyalty.processed_messages WHERE message_key = ?",
+        event.messageKey());
+  }
+
+  private long outboxRows(LoyaltyEvent event) {
+    return db.count(
+        "SELECT count(*) FROM outbox.outbox WHERE source_message_key = ?", event.messageKey());
+  }
+
+  private String reason(LoyaltyEvent event) {
+    return db.string(
+        "SELECT reason FROM loyalty.rejections WHERE message_key = ?", event.messageKey());
+  }
+
+  /** The same event, dated {@code ago} before now (negative: ahead). */
+  @SuppressWarnings("unchecked")
+  static <T extends LoyaltyEvent> T dated(T event, Duration ago) {
+    return at(event, Instant.now().minus(ago));
+  }
+
+  @SuppressWarnings("unchecked")
+  static <T extends LoyaltyEvent> T at(T event, Instant occurredAt) {
+    UUID id = event.eventId();
+    if (event instanceof OrderCompleted o) {
+      return (T)
+          new OrderCompleted(
+              id,
+              o.orderId(),
+              o.customerId(),
+              o.customerEmail(),
+              o.totalCents(),
+              o.currency(),
+              occurredAt);
+    }
+    if (event instanceof RewardRedeemed r) {
+      return (T)
+          new RewardRedeemed(
+              id,
+              r.redemptionId(),
+              r.customerId(),
+              r.points(),
+              r.payoutCents(),
+              r.currency(),
+              occurredAt);
+    }
+    CustomerProfileChanged p = (CustomerProfileChanged) event;
+    return (T)
+        new CustomerProfileChanged(
+            id, p.customerId(), p.version(), p.tier(), p.email(), occurredAt);
+  }
+}

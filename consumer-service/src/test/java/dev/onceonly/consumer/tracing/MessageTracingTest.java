@@ -1,0 +1,182 @@
+package dev.onceonly.consumer.tracing;
+
+import static dev.onceonly.consumer.TestEvents.order;
+import static dev.onceonly.consumer.TestEvents.unique;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.rabbitmq.client.AMQP;
+import dev.onceonly.consumer.Broker;
+import dev.onceonly.consumer.Db;
+import dev.onceonly.model.EventCodec;
+import dev.onceonly.model.EventType;
+import dev.onceonly.model.OrderCompleted;
+import dev.onceonly.testsupport.PostgresResource;
+import dev.onceonly.testsupport.RabbitMqResource;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import org.jboss.logmanager.ExtLogRecord;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With tracing on, one message's span continues the producer's trace from its AMQP headers, says
+ * its key and outcome, and its outbox row carries that span's context on to the relay; a
+ * duplicate's span says {@code duplicate}; log lines logged for a message carry its trace and span.
+ */
+@QuarkusTest
+@TestProfile(TracingProfile.class)
+@QuarkusTestResource(
+    value = PostgresResource.class,
+    initArgs = @ResourceArg(name = "database", value = "onceonly_consumer_test"))
+@QuarkusTestResource(RabbitMqResource.class)
+class MessageTracingTest {
+
+  private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+  @Inject InMemorySpanExporter spans;
+  @Inject Db db;
+
+  @Test
+  void theMessageSpanContinuesTheProducersTraceIntoTheOutboxRow() throws Exception {
+    String traceId = "4bf92f3577b34da6a3ce929d0e0e" + unique("").substring(1, 5).replace("-", "0");
+    String producerSpan = "00f067aa0ba902b7";
+    OrderCompleted order = order(unique("o"), unique("c"), 2_000);
+
+    publish(order, "00-" + traceId + "-" + producerSpan + "-01");
+
+    SpanData receipts = awaitSpan("claim receipts", order.messageKey(), "applied");
+    assertThat(receipts.getTraceId()).isEqualTo(traceId);
+    assertThat(receipts.getParentSpanId()).isEqualTo(producerSpan);
+    assertThat(receipts.getAttributes().asMap().toString()).contains(order.messageKey());
+    assertThat(outboxTraceparent(order))
+        .as("the outbox row carries the message span's context")
+        .isEqualTo("00-" + traceId + "-" + receipts.getSpanId() + "-01");
+    assertThat(awaitSpan("claim loyalty", order.messageKey(), "applied").getTraceId())
+        .isEqualTo(traceId);
+
+    publish(order, "00-" + traceId + "-" + producerSpan + "-01");
+
+    assertThat(awaitSpan("claim loyalty", order.messageKey(), "duplicate").getTraceId())
+        .isEqualTo(traceId);
+  }
+
+  @Test
+  void aMessageWithoutTraceHeadersStartsATrace() throws Exception {
+    OrderCompleted order = order(unique("o"), unique("c"), 1_000);
+
+    publish(order, null);
+
+    SpanData span = awaitSpan("claim receipts", order.messageKey(), "applied");
+    assertThat(span.getParentSpanContext().isValid()).isFalse();
+    assertThat(outboxTraceparent(order)).contains(span.getTraceId());
+  }
+
+  @Test
+  void logLinesOfAMessageCarryItsTraceAndSpan() throws Exception {
+    List<ExtLogRecord> records = new CopyOnWriteArrayList<>();
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            if (record instanceof ExtLogRecord ext) {
+              ext.copyMdc(); // the MDC as it is on the logging thread, now
+              records.add(ext);
+            }
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    org.jboss.logmanager.Logger logger =
+        org.jboss.logmanager.Logger.getLogger("dev.onceonly.consumer.messaging.EventListener");
+    logger.addHandler(capture);
+    try {
+      OrderCompleted order = order(unique("o"), unique("c"), 1_000);
+      publish(order, null);
+      awaitSpan("claim loyalty", order.messageKey(), "applied");
+      // The same key with another payload: quarantined, and logged as a warning.
+      publish(order(order.orderId(), order.customerId(), 9_900), null);
+
+      SpanData conflict = awaitSpan("claim loyalty", order.messageKey(), "conflict");
+      await()
+          .atMost(PATIENCE)
+          .untilAsserted(
+              () ->
+                  assertThat(records)
+                      .anySatisfy(
+                          r -> {
+                            assertThat(r.getMessage()).contains("quarantined");
+                            assertThat(r.getMdc("traceId")).isEqualTo(conflict.getTraceId());
+                            assertThat(r.getMdc("spanId")).isEqualTo(conflict.getSpanId());
+                          }));
+    } finally {
+      logger.removeHandler(capture);
+    }
+  }
+
+  private SpanData awaitSpan(String name, String messageKey, String outcome) {
+    return await()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                spans.getFinishedSpanItems().stream()
+                    .filter(s -> s.getName().equals(name))
+                    .filter(s -> messageKey.equals(attribute(s, "onceonly.message_key")))
+                    .filter(s -> outcome.equals(attribute(s, "onceonly.outcome")))
+                    .findFirst()
+                    .orElse(null),
+            span -> span != null);
+  }
+
+  private static String attribute(SpanData span, String key) {
+    return span.getAttributes().asMap().entrySet().stream()
+        .filter(e -> e.getKey().getKey().equals(key))
+        .map(e -> String.valueOf(e.getValue()))
+        .findFirst()
+        .orElse(null);
+  }
+
+  private String outboxTraceparent(OrderCompleted order) {
+    await()
+        .pollInSameThread()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                db.count(
+                        "SELECT count(*) FROM outbox.outbox WHERE source_message_key = ?",
+                        order.messageKey())
+                    == 1);
+    return db.string(
+        "SELECT trace_parent FROM outbox.outbox WHERE source_message_key = ?", order.messageKey());
+  }
+
+  private static void publish(OrderCompleted order, String traceparent) throws Exception {
+    try (Broker broker = Broker.connect()) {
+      AMQP.BasicProperties props =
+          new AMQP.BasicProperties.Builder()
+              .contentType("application/json")
+              .deliveryMode(2)
+              .headers(traceparent == null ? Map.of() : Map.of("traceparent", traceparent))
+              .build();
+      broker
+          .channel()
+          .basicPublish(
+              EventType.EXCHANGE, order.type().routingKey(), props, EventCodec.encode(order));
+      broker.confirmAll();
+    }
+  }
+}

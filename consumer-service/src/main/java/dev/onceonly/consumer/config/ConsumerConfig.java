@@ -24,6 +24,17 @@ public interface ConsumerConfig {
   /** Several messages per transaction (ARCHITECTURE.md §4.6). */
   Batch batch();
 
+  /**
+   * Longest wait at start for a complete schema (both Flyway histories, nothing pending) before the
+   * service stops, naming the migrations Job ({@code SCHEMA_WAIT}); meanwhile no message is taken.
+   */
+  @WithDefault("10m")
+  Duration schemaWait();
+
+  /** How often the queue-depth gauges are read from the broker ({@code QUEUE_DEPTH_REFRESH}). */
+  @WithDefault("15s")
+  Duration queueDepthRefresh();
+
   /** What the REST API shows. */
   Api api();
 

@@ -15,6 +15,8 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  * machine's own server on 127.0.0.1:5432 (trust auth), in a database of its own that is created if
  * missing. Init arg {@code database} names that database (default {@code onceonly_test}); with
  * {@link Isolation} set, its suffix is appended so that two checkouts can run their tests at once.
+ * Init arg {@code fresh=true} drops that local database first, for tests that need an empty one (a
+ * container always starts empty).
  */
 public class PostgresResource implements QuarkusTestResourceLifecycleManager {
 
@@ -23,11 +25,13 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
   public static final String LOCAL_USER = "postgres";
 
   private String database = "onceonly_test";
+  private boolean fresh;
   private PostgreSQLContainer container;
 
   @Override
   public void init(Map<String, String> initArgs) {
     database = Isolation.database(initArgs.getOrDefault("database", database));
+    fresh = Boolean.parseBoolean(initArgs.getOrDefault("fresh", "false"));
   }
 
   @Override
@@ -42,6 +46,9 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
         LOCAL_HOST,
         LOCAL_PORT,
         "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start");
+    if (fresh) {
+      dropDatabase(database);
+    }
     createDatabaseIfMissing(database);
     return config(
         "jdbc:postgresql://" + LOCAL_HOST + ":" + LOCAL_PORT + "/" + database, LOCAL_USER, "");
@@ -59,6 +66,18 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
         "quarkus.datasource.jdbc.url", url,
         "quarkus.datasource.username", user,
         "quarkus.datasource.password", password);
+  }
+
+  /** Drops a database of the machine's own server if it exists, closing its connections. */
+  public static void dropDatabase(String database) {
+    String admin = "jdbc:postgresql://" + LOCAL_HOST + ":" + LOCAL_PORT + "/postgres";
+    try (Connection connection = DriverManager.getConnection(admin, LOCAL_USER, "");
+        Statement drop = connection.createStatement()) {
+      drop.execute("DROP DATABASE IF EXISTS \"" + database.replace("\"", "") + "\" WITH (FORCE)");
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot drop test database '" + database + "' on PostgreSQL at " + admin, e);
+    }
   }
 
   /** Creates a database on the machine's own server unless it exists. */

@@ -59,6 +59,13 @@ public interface RelayConfig {
   @WithDefault("10s")
   Duration shutdownTimeout();
 
+  /**
+   * Longest wait at start for the outbox schema (the migrations Job may still be running) before
+   * the relay stops, naming the Job; meanwhile it is live and not ready.
+   */
+  @WithDefault("10m")
+  Duration schemaWait();
+
   /** How often the pending-count and oldest-age gauges are refreshed from the database. */
   @WithDefault("15s")
   Duration statsRefresh();

@@ -3,24 +3,22 @@ package dev.onceonly.relay.dispatch;
 import dev.onceonly.relay.completion.Completer;
 import dev.onceonly.relay.config.RelayConfig;
 import dev.onceonly.relay.config.RelayIdentity;
-import dev.onceonly.relay.health.SchemaCheck;
+import dev.onceonly.relay.health.SchemaWait;
 import dev.onceonly.relay.lease.OutboxRepository;
 import dev.onceonly.relay.provider.ProviderClients;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
-import javax.sql.DataSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Starts the relay after checking the outbox schema (failing startup when it is missing), and stops
- * it gracefully at shutdown. Also builds extra pollers (tests run two relays in one JVM).
+ * Starts the relay once the outbox schema is there (at once, or after {@link SchemaWait} waited for
+ * it), and stops it gracefully at shutdown. Also builds extra pollers (tests run two relays in one
+ * JVM).
  */
 @ApplicationScoped
 public class RelayRunner {
@@ -28,7 +26,7 @@ public class RelayRunner {
   private static final Logger LOG = Logger.getLogger(RelayRunner.class);
 
   private final RelayConfig config;
-  private final DataSource dataSource;
+  private final SchemaWait schemaWait;
   private final OutboxRepository repository;
   private final Dispatcher dispatcher;
   private final Completer completer;
@@ -40,7 +38,7 @@ public class RelayRunner {
   public RelayRunner(
       RelayConfig config,
       RelayIdentity identity,
-      DataSource dataSource,
+      SchemaWait schemaWait,
       OutboxRepository repository,
       ProviderClients providers,
       Dispatcher dispatcher,
@@ -49,7 +47,7 @@ public class RelayRunner {
       @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
       @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
     this.config = config;
-    this.dataSource = dataSource;
+    this.schemaWait = schemaWait;
     this.repository = repository;
     this.dispatcher = dispatcher;
     this.completer = completer;
@@ -58,10 +56,11 @@ public class RelayRunner {
     this.listener = new NotifyListener(url, user.orElse(null), password.orElse(null));
   }
 
-  void onStart(@Observes StartupEvent event) throws SQLException {
-    try (Connection connection = dataSource.getConnection()) {
-      SchemaCheck.verify(connection);
-    }
+  void onStart(@Observes StartupEvent event) {
+    schemaWait.then(this::startRelay);
+  }
+
+  private void startRelay() {
     poller = newPoller(relayId);
     if (config.listenNotify()) {
       listener.start();
@@ -79,6 +78,7 @@ public class RelayRunner {
   }
 
   void onStop(@Observes ShutdownEvent event) {
+    schemaWait.stop();
     Poller current = poller;
     if (current != null) {
       retire(current, config.shutdownTimeout());

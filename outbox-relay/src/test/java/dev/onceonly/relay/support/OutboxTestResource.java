@@ -49,7 +49,8 @@ public class OutboxTestResource extends PostgresResource {
     return config;
   }
 
-  static void migrate(String url, String user, String password) {
+  /** Migrates the outbox schema as consumer-service (or its Job) does. */
+  public static void migrate(String url, String user, String password) {
     Flyway.configure()
         .dataSource(url, user, password)
         .schemas(OutboxSchema.SCHEMA)

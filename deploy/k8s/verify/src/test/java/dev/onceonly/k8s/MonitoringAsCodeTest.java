@@ -1,0 +1,107 @@
+package dev.onceonly.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The alerting rules (promtool check and unit tests, one test at least per alert), the
+ * PrometheusRule generated from them, and the dashboard ConfigMap for Grafana's sidecar.
+ */
+class MonitoringAsCodeTest {
+
+  static final String RULES = "deploy/prometheus/onceonly-rules.yml";
+  static final String TESTS = "deploy/prometheus/tests/onceonly-rules-test.yml";
+
+  @Test
+  void promtoolAcceptsTheRules() {
+    Promtool.Result result = Promtool.run("check", "rules", RULES);
+    assertThat(result.exitCode()).as(result.output()).isZero();
+    assertThat(result.output()).contains("SUCCESS");
+  }
+
+  @Test
+  void everyAlertPassesItsPromtoolUnitTests() {
+    Promtool.Result result = Promtool.run("test", "rules", TESTS);
+    assertThat(result.exitCode()).as(result.output()).isZero();
+    assertThat(result.output()).contains("SUCCESS");
+  }
+
+  @Test
+  void everyAlertHasAUnitTestThatExpectsItToFire() throws IOException {
+    JsonNode tests = Rendered.YAML.readTree(Repo.read(TESTS));
+    Set<String> firing = new TreeSet<>();
+    for (JsonNode test : tests.path("tests")) {
+      for (JsonNode check : test.path("alert_rule_test")) {
+        if (!check.path("exp_alerts").isEmpty()) {
+          firing.add(check.path("alertname").asText());
+        }
+      }
+    }
+    assertThat(PromQl.alerts())
+        .contains(
+            "OnceOnlyOutboxLagWarning",
+            "OnceOnlyOutboxLagCritical",
+            "OnceOnlyOutboxDeadRows",
+            "OnceOnlyConsumerLag",
+            "OnceOnlyMessagesDeadLettered",
+            "OnceOnlyDeadLetterQueueNotEmpty",
+            "OnceOnlyConflicts",
+            "OnceOnlyServiceDown");
+    assertThat(firing).containsAll(PromQl.alerts());
+  }
+
+  @Test
+  void theAppliedPrometheusRuleIsTheRulesFile() throws IOException {
+    JsonNode rule = Rendered.YAML.readTree(Repo.read("deploy/prometheus/prometheusrule.yaml"));
+    assertThat(rule.path("kind").asText()).isEqualTo("PrometheusRule");
+    assertThat(rule.path("spec").path("groups"))
+        .as(
+            "deploy/prometheus/prometheusrule.yaml differs from "
+                + RULES
+                + ": run deploy/prometheus/generate-prometheusrule.sh")
+        .isEqualTo(PromQl.rules().path("groups"));
+    JsonNode rendered = Rendered.overlay("prod").one("PrometheusRule", "onceonly");
+    assertThat(rendered.path("spec")).isEqualTo(rule.path("spec"));
+  }
+
+  @Test
+  void theDashboardShipsAsASidecarConfigMapWithItsDataSourceAsAVariable() throws IOException {
+    JsonNode map = Rendered.overlay("prod").one("ConfigMap", "onceonly-dashboard");
+    assertThat(map.path("metadata").path("labels").path("grafana_dashboard").asText())
+        .isEqualTo("1");
+    String json = map.path("data").path("onceonly-dashboard.json").asText();
+    assertThat(json).isEqualTo(Repo.read("deploy/grafana/onceonly-dashboard.json"));
+    JsonNode dashboard = PromQl.dashboard();
+    assertThat(dashboard.has("__inputs")).as("the sidecar cannot resolve import inputs").isFalse();
+    List<String> variables = dashboard.path("templating").path("list").findValuesAsText("name");
+    for (String uid : dashboard.findValuesAsText("uid")) {
+      if (uid.startsWith("$")) {
+        assertThat(variables).as("data source " + uid).contains(uid.replaceAll("[${}]", ""));
+      }
+    }
+  }
+
+  @Test
+  void metricNamesAreReadOutOfRulesAndDashboard() {
+    assertThat(
+            PromQl.metricNames(
+                "sum by (kind) (increase(x_total{a=\"b\"}[10m])) > 0 or y unless y offset 10m"))
+        .containsExactly("x_total", "y");
+    assertThat(PromQl.ofRules())
+        .contains("onceonly_relay_dead_total", "onceonly_consumer_queue_messages", "up")
+        .doesNotContain("by", "namespace", "kind", "sum");
+    assertThat(PromQl.ofDashboard())
+        .contains(
+            "onceonly_relay_pending",
+            "onceonly_relay_attempts_total",
+            "onceonly_consumer_handle_seconds_max",
+            "http_server_requests_seconds_count")
+        .doesNotContain("job", "instance", "consumer", "vector");
+  }
+}

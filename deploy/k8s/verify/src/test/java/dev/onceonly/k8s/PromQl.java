@@ -1,0 +1,118 @@
+package dev.onceonly.k8s;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The metric names the alerting rules and the dashboard query. */
+final class PromQl {
+
+  private static final Set<String> KEYWORDS =
+      Set.of(
+          "by",
+          "without",
+          "on",
+          "ignoring",
+          "group_left",
+          "group_right",
+          "bool",
+          "and",
+          "or",
+          "unless",
+          "offset",
+          "inf",
+          "nan");
+  private static final Pattern NAME_REGEX = Pattern.compile("__name__\\s*=~?\\s*\"([^\"]*)\"");
+  private static final Pattern TOKEN = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
+
+  private PromQl() {}
+
+  /** Metric names in one PromQL expression (Grafana variables allowed). */
+  static Set<String> metricNames(String expr) {
+    Set<String> names = new TreeSet<>();
+    Matcher byName = NAME_REGEX.matcher(expr);
+    while (byName.find()) {
+      names.addAll(List.of(byName.group(1).split("\\|")));
+    }
+    String text =
+        expr.replaceAll("\\{[^}]*}", " ")
+            .replaceAll("\\[[^]]*]", " ")
+            .replaceAll("\\$\\{?\\w+}?", " ")
+            .replaceAll("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)", " ")
+            .replaceAll("\\boffset\\s+\\S+", " ")
+            .replaceAll("\"[^\"]*\"", " ");
+    Matcher token = TOKEN.matcher(text);
+    while (token.find()) {
+      String name = token.group();
+      boolean function = text.substring(token.end()).matches("(?s)\\s*\\(.*");
+      if (!function && !KEYWORDS.contains(name) && !name.matches("\\d.*")) {
+        names.add(name);
+      }
+    }
+    return names;
+  }
+
+  /** Metric names the rules file's expressions use. */
+  static Set<String> ofRules() {
+    Set<String> names = new TreeSet<>();
+    for (JsonNode group : rules().path("groups")) {
+      for (JsonNode rule : group.path("rules")) {
+        names.addAll(metricNames(rule.path("expr").asText()));
+      }
+    }
+    return names;
+  }
+
+  /** Metric names the dashboard's panels and variables use. */
+  static Set<String> ofDashboard() {
+    JsonNode dashboard = dashboard();
+    Set<String> names = new TreeSet<>();
+    for (String expr : dashboard.findValuesAsText("expr")) {
+      names.addAll(metricNames(expr));
+    }
+    for (JsonNode variable : dashboard.path("templating").path("list")) {
+      String query = variable.path("query").asText();
+      Matcher labelValues = Pattern.compile("label_values\\((.*),\\s*\\w+\\)").matcher(query);
+      if (labelValues.matches()) {
+        names.addAll(metricNames(labelValues.group(1)));
+      }
+    }
+    return names;
+  }
+
+  static JsonNode rules() {
+    try {
+      return Rendered.YAML.readTree(Repo.read("deploy/prometheus/onceonly-rules.yml"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static JsonNode dashboard() {
+    try {
+      return new ObjectMapper().readTree(Repo.read("deploy/grafana/onceonly-dashboard.json"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Every alert name in the rules file. */
+  static List<String> alerts() {
+    List<String> alerts = new ArrayList<>();
+    for (JsonNode group : rules().path("groups")) {
+      for (JsonNode rule : group.path("rules")) {
+        if (rule.has("alert")) {
+          alerts.add(rule.path("alert").asText());
+        }
+      }
+    }
+    return alerts;
+  }
+}

@@ -93,6 +93,8 @@ class MonitoringAsCodeTest {
             PromQl.metricNames(
                 "sum by (kind) (increase(x_total{a=\"b\"}[10m])) > 0 or y unless y offset 10m"))
         .containsExactly("x_total", "y");
+    assertThat(PromQl.metricNames("max(a_bytes) + max(b_bytes) > 5e9 and c > 1.5E-3"))
+        .containsExactly("a_bytes", "b_bytes", "c");
     assertThat(PromQl.ofRules())
         .contains("onceonly_relay_dead_total", "onceonly_consumer_queue_messages", "up")
         .doesNotContain("by", "namespace", "kind", "sum");

@@ -47,7 +47,9 @@ final class PromQl {
             .replaceAll("\\$\\{?\\w+}?", " ")
             .replaceAll("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)", " ")
             .replaceAll("\\boffset\\s+\\S+", " ")
-            .replaceAll("\"[^\"]*\"", " ");
+            .replaceAll("\"[^\"]*\"", " ")
+            // numbers, scientific notation included (5e9 is no metric "e9")
+            .replaceAll("(?<![\\w:])[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?", " ");
     Matcher token = TOKEN.matcher(text);
     while (token.find()) {
       String name = token.group();

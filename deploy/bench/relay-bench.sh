@@ -77,35 +77,9 @@ bench_java() { java -cp "$BENCH_JAR:$BENCH/target/lib/*" "$@"; }
 source "$BENCH/tracing.sh"
 OTLP_PORT=18318
 
-# --- processes: only what this script started, by pid, checked against the jar it ran ----------
-start() { # <name> <jar> <java opts> <env...>
-  local name=$1 jar=$2 opts=$3
-  shift 3
-  # shellcheck disable=SC2086 # opts holds several options
-  env MALLOC_ARENA_MAX=2 "$@" java $opts -jar "$jar" >"$LOGS/$name.log" 2>&1 </dev/null &
-  PIDS[$name]=$!
-}
-stop() { # <name>
-  local pid=${PIDS[$1]:-}
-  [[ -n $pid ]] || return 0
-  if [[ -r /proc/$pid/cmdline ]] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "quarkus-run.jar"; then
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid" 2>/dev/null || true; fi
-  fi
-  wait "$pid" 2>/dev/null || true
-  unset "PIDS[$1]"
-}
-await_ready() { # <name> <url>
-  local pid=${PIDS[$1]}
-  for _ in $(seq 400); do
-    curl -sf -o /dev/null "$2/q/health/ready" && return 0
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.25
-  done
-  tail -n 30 "$LOGS/$1.log" >&2
-  die "$1 did not become ready (log $LOGS/$1.log)"
-}
+# --- processes: only what this script started (services.sh) --------------------------------------
+# shellcheck source=services.sh
+source "$BENCH/services.sh"
 rss_start() { # <name> <pid>: VmRSS in kB every 0.5 s into $WORK/<name>.rss
   (while [[ -r /proc/$2/status ]]; do
     awk '/^VmRSS:/ { print $2 }' "/proc/$2/status" 2>/dev/null || true

@@ -13,7 +13,7 @@
 #      retention job while the relay drains DRAIN_ROWS fresh rows, against the same drain with the
 #      finished rows too young to remove. Target: the drain keeps >= 80 % of its rate.
 #
-# Usage: deploy/bench/data-bench.sh            (full sizes, about 35 to 50 minutes on 2 cores)
+# Usage: deploy/bench/data-bench.sh            (full sizes, about 20 minutes on 2 cores)
 #        CLAIMS=200000 RETENTION_CLAIMS=100000 OUTBOX_ROWS=100000 EVENTS=3000 WARMUP=3000 REPS=2 \
 #          deploy/bench/data-bench.sh          (smoke run, about 10 minutes)
 # Knobs (environment): CLAIMS=10000000 CLAIM_DAYS=30 EVENTS=10000 WARMUP=10000 REPS=3

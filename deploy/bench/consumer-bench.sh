@@ -8,6 +8,7 @@
 # Knobs (environment): EVENTS=20000 WARMUP=10000 CONSUMER_THREADS=4 CONSUMER_PREFETCH=128
 #   DB_POOL_SIZE (service default 16) PGBENCH_SECONDS=15 MAX_BACKLOG=4000 CUSTOMERS=10000
 #   CONSUMER_JAVA_OPTS="-Xmx160m -XX:+UseSerialGC ..." QUIET_PCT=30 QUIET_MAX=120 SKIP_BUILD=0
+#   TRACING=off|on (on: the consumer exports spans over OTLP/HTTP to a local sink, tracing.sh)
 # Exits 0 when it measured, MISS or not; non-zero only when something broke.
 set -euo pipefail
 
@@ -49,6 +50,9 @@ die() { printf 'consumer-bench: %s\n' "$*" >&2; exit 1; }
 kv() { grep -m1 "^$2=" "$1" | cut -d= -f2-; }
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 bench_java() { java -cp "$BENCH/target/onceonly-bench.jar:$BENCH/target/lib/*" "$@"; }
+# shellcheck source=tracing.sh
+source "$BENCH/tracing.sh"
+OTLP_PORT=18317
 
 stop_consumer() {
   [[ -n $CONSUMER_PID ]] || return 0
@@ -63,6 +67,7 @@ stop_consumer() {
 cleanup() {
   local rc=$?
   stop_consumer
+  tracing_stop
   rm -rf "$WORK"
   [[ $rc -eq 0 ]] || printf 'consumer-bench: failed (exit %d); consumer log: %s\n' "$rc" "$CONSUMER_LOG" >&2
   exit "$rc"
@@ -137,13 +142,14 @@ rabbitmqctl -q set_permissions -p "$VHOST" guest '.*' '.*' '.*' >/dev/null
 # The service refuses to start in production without an API user: one viewer for this run only.
 BENCH_PASSWORD=$(head -c 32 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 16)
 BENCH_HASH=$(printf 'bench:onceonly:%s' "$BENCH_PASSWORD" | sha512sum | cut -d' ' -f1)
-say "consumer: starting (threads $THREADS, prefetch $PREFETCH, JVM $CONSUMER_JAVA_OPTS); log $CONSUMER_LOG"
+tracing_start "$OTLP_PORT" "$RESULTS/consumer-$STAMP-otlp.log"
+say "consumer: starting (tracing $TRACING, threads $THREADS, prefetch $PREFETCH, JVM $CONSUMER_JAVA_OPTS); log $CONSUMER_LOG"
 # The Prometheus step bounds Micrometer's decaying percentile window to ~10 s, so the p50/p99
 # read at the end of a phase describe that phase, not the one before.
 # MALLOC_ARENA_MAX=2: glibc's default of up to 8 malloc arenas per core grows RSS with every thread
 # that allocates natively; 2 is the usual container setting (the relay benchmark uses it too).
 # shellcheck disable=SC2086
-env MALLOC_ARENA_MAX=2 DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB" DB_USER=postgres DB_PASSWORD= \
+env "${TRACING_ENV[@]}" MALLOC_ARENA_MAX=2 DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB" DB_USER=postgres DB_PASSWORD= \
   RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest \
   RABBITMQ_VHOST="$VHOST" CONSUMER_THREADS="$THREADS" CONSUMER_PREFETCH="$PREFETCH" \
   HTTP_PORT="$HTTP_PORT" MANAGEMENT_PORT="$MANAGEMENT_PORT" ${DB_POOL_SIZE:+DB_POOL_SIZE=$DB_POOL_SIZE} \
@@ -206,6 +212,8 @@ phase duplicates main "$EVENTS" duplicate
 check_effects duplicates
 FINAL_HWM=$(awk '/^VmHWM:/{printf "%.0f", $2/1024}' "/proc/$CONSUMER_PID/status")
 stop_consumer
+TRACING_LINE=$(tracing_stats) # after the stop: the consumer flushes its last spans on shutdown
+tracing_stop
 
 # The ceiling again, now that the consumer is gone: other people's load only ever lowers a
 # ceiling, so the higher of the two runs is the better estimate.
@@ -236,6 +244,7 @@ ms_more() { printf 'mean %s, worst p99 %s' "$(kv "$1" "${2}_mean_ms")" "$(kv "$1
   echo "OnceOnly consumer benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
   echo "events $EVENTS (+ $WARMUP warm-up), threads $THREADS, prefetch $PREFETCH, pool ${DB_POOL_SIZE:-16 (default)}, customers $CUSTOMERS, backlog cap $MAX_BACKLOG"
   echo "consumer JVM: $CONSUMER_JAVA_OPTS"
+  echo "tracing: $TRACING_LINE; consumer messages handled $((4 * (WARMUP + EVENTS)))"
   echo
   printf '%-34s %-26s %-24s %s\n' figure measured target result
   printf '%-34s %-26s %-24s %s\n' "ceiling: pgbench fresh tx (4 cl.)" "$ceiling TPS" "" "(runs: $ceiling1, $ceiling2)"

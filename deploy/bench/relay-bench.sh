@@ -9,6 +9,7 @@
 # Knobs (environment): DRAIN_ROWS=50000 WARMUP_ROWS=100000 CEILING_ROWS=400000 CEILING_SECONDS=15 CEILING_BATCH=10
 #   LATENCY_SECONDS=20 LATENCY_ROWS_PER_COMMIT=4 CONSUMER_EVENTS=10000 CONSUMER_WARMUP=2000 RELAY_BATCH_SIZE RELAY_MAX_IN_FLIGHT
 #   RELAY_JAVA_OPTS="-Xmx160m -XX:+UseSerialGC ..." SANDBOX_JAVA_OPTS=-Xmx256m QUIET_PCT=30 QUIET_MAX=30 SKIP_BUILD=0
+#   TRACING=off|on (on: relay and consumer export spans over OTLP/HTTP to a local sink, tracing.sh)
 # Exits 0 when it measured, MISS or not; non-zero only when something broke.
 set -euo pipefail
 
@@ -72,36 +73,13 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 sql() { "${PG[@]}" -d "$DB" -At -F ' ' -c "$1"; }
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 bench_java() { java -cp "$BENCH_JAR:$BENCH/target/lib/*" "$@"; }
+# shellcheck source=tracing.sh
+source "$BENCH/tracing.sh"
+OTLP_PORT=18318
 
-# --- processes: only what this script started, by pid, checked against the jar it ran ----------
-start() { # <name> <jar> <java opts> <env...>
-  local name=$1 jar=$2 opts=$3
-  shift 3
-  # shellcheck disable=SC2086 # opts holds several options
-  env MALLOC_ARENA_MAX=2 "$@" java $opts -jar "$jar" >"$LOGS/$name.log" 2>&1 </dev/null &
-  PIDS[$name]=$!
-}
-stop() { # <name>
-  local pid=${PIDS[$1]:-}
-  [[ -n $pid ]] || return 0
-  if [[ -r /proc/$pid/cmdline ]] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "quarkus-run.jar"; then
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid" 2>/dev/null || true; fi
-  fi
-  wait "$pid" 2>/dev/null || true
-  unset "PIDS[$1]"
-}
-await_ready() { # <name> <url>
-  local pid=${PIDS[$1]}
-  for _ in $(seq 400); do
-    curl -sf -o /dev/null "$2/q/health/ready" && return 0
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.25
-  done
-  tail -n 30 "$LOGS/$1.log" >&2
-  die "$1 did not become ready (log $LOGS/$1.log)"
-}
+# --- processes: only what this script started (services.sh) --------------------------------------
+# shellcheck source=services.sh
+source "$BENCH/services.sh"
 rss_start() { # <name> <pid>: VmRSS in kB every 0.5 s into $WORK/<name>.rss
   (while [[ -r /proc/$2/status ]]; do
     awk '/^VmRSS:/ { print $2 }' "/proc/$2/status" 2>/dev/null || true
@@ -147,6 +125,7 @@ cleanup() {
     if [[ $name == rss-* ]]; then kill "${PIDS[$name]}" 2>/dev/null || true; fi
   done
   for name in outbox-relay consumer-service provider-sandbox; do stop "$name"; done
+  tracing_stop
   rm -rf "$WORK"
   [[ $rc -eq 0 ]] || printf 'relay-bench: failed (exit %d); logs in %s\n' "$rc" "$LOGS" >&2
   exit "$rc"
@@ -224,10 +203,11 @@ BENCH_PASSWORD=$(head -c 32 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c
 BENCH_HASH=$(printf 'bench:onceonly:%s' "$BENCH_PASSWORD" | sha512sum | cut -d' ' -f1)
 AUTH_ENV=(QUARKUS_SECURITY_USERS_EMBEDDED_USERS_BENCH="$BENCH_HASH" QUARKUS_SECURITY_USERS_EMBEDDED_ROLES_BENCH=outbox-admin)
 DB_ENV=(DB_URL="$DB_URL" DB_USER=postgres DB_PASSWORD=)
+tracing_start "$OTLP_PORT" "$LOGS/otlp-sink.log"
 start provider-sandbox "$SANDBOX_JAR" "${SANDBOX_JAVA_OPTS:--Xmx256m} -Xlog:gc:file=$LOGS/provider-sandbox-gc.log" \
   QUARKUS_HTTP_PORT="$SANDBOX_PORT"
 start consumer-service "$CONSUMER_JAR" "$CONSUMER_JAVA_OPTS -Dquarkus.micrometer.export.prometheus.step=10s" \
-  "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$CONSUMER_PORT" MANAGEMENT_PORT="$CONSUMER_MANAGEMENT_PORT" CONSUMER_THREADS=4 \
+  "${TRACING_ENV[@]}" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$CONSUMER_PORT" MANAGEMENT_PORT="$CONSUMER_MANAGEMENT_PORT" CONSUMER_THREADS=4 \
   RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest RABBITMQ_VHOST="$VHOST"
 await_ready provider-sandbox "$SANDBOX_URL"
 await_ready consumer-service "$CONSUMER_MANAGEMENT_URL"
@@ -240,7 +220,7 @@ gc_pauses() { # <service>: count, total and longest pause in its GC log
        END { printf "%d, %.0f ms in all, longest %.1f ms", n, t, m }' "$LOGS/$1-gc.log" 2>/dev/null || echo n/a
 }
 start_relay() {
-  start outbox-relay "$RELAY_JAR" "$RELAY_JAVA_OPTS -Xlog:gc:file=$LOGS/outbox-relay-gc.log" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$RELAY_PORT" \
+  start outbox-relay "$RELAY_JAR" "$RELAY_JAVA_OPTS -Xlog:gc:file=$LOGS/outbox-relay-gc.log" "${TRACING_ENV[@]}" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$RELAY_PORT" \
     MANAGEMENT_PORT="$RELAY_MANAGEMENT_PORT" RELAY_ID=relaybench PROVIDER_URL="$SANDBOX_URL" \
     ${RELAY_BATCH_SIZE:+RELAY_BATCH_SIZE=$RELAY_BATCH_SIZE} ${RELAY_MAX_IN_FLIGHT:+RELAY_MAX_IN_FLIGHT=$RELAY_MAX_IN_FLIGHT}
   RELAY_PID=${PIDS[outbox-relay]}
@@ -436,6 +416,10 @@ if [[ -f $BENCH_JAR ]]; then
   say "[consumer + drain] $consumer_drain events/s ($(kv "$WORK/with.kv" seconds) s); $overlap; relay RSS max $with_rss MB; load $(load)"
 fi
 relay_hwm=$(hwm "$RELAY_PID")
+# Both services flush their last spans when they stop; the sink's count follows.
+stop outbox-relay
+stop consumer-service
+TRACING_LINE=$(tracing_stats)
 
 # --- 8. the figures --------------------------------------------------------------------------------
 verdict() { awk "BEGIN { print ($1) ? \"PASS\" : \"MISS\" }"; }
@@ -447,6 +431,7 @@ row() { printf '%-40s %-30s %-20s %s\n' "$@"; }
   echo "OnceOnly relay benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
   echo "relay: batch ${RELAY_BATCH_SIZE:-50 (default)}, max-in-flight ${RELAY_MAX_IN_FLIGHT:-256 (default)}, NOTIFY on, synchronous_commit off (relay default)"
   echo "relay JVM: $RELAY_JAVA_OPTS, MALLOC_ARENA_MAX=2"
+  echo "tracing (relay and consumer): $TRACING_LINE"
   echo
   row figure measured target result
   row "ceiling: SQL lease+deliver, batch $CEILING_BATCH" "$ceiling rows/s" "(ref. ~6,800)" "4 clients, -j 2, $ceiling_rows rows in $(calc '%.1f' "$ceiling_span") s"

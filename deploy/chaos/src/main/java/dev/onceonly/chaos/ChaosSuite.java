@@ -19,7 +19,14 @@ import java.util.function.Supplier;
 public final class ChaosSuite {
 
   /** Every scenario, by number. */
-  static final List<Supplier<Scenario>> SCENARIOS = List.of(ConsumerKills::new);
+  static final List<Supplier<Scenario>> SCENARIOS =
+      List.of(
+          ConsumerKills::new,
+          RelayKills::new,
+          DatabaseFaults::new,
+          BrokerFaults::new,
+          ProviderFaults::new,
+          RollingRestart::new);
 
   private ChaosSuite() {}
 

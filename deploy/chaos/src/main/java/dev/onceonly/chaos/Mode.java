@@ -26,9 +26,9 @@ record Mode(
   static final Mode TRIMMED =
       new Mode(
           "trimmed",
-          40,
-          240,
-          Duration.ofSeconds(20),
+          32,
+          160,
+          Duration.ofSeconds(12),
           Duration.ofSeconds(10),
           Duration.ofSeconds(30),
           Duration.ofSeconds(120));

@@ -26,7 +26,11 @@ public final class ChaosSuite {
           DatabaseFaults::new,
           BrokerFaults::new,
           ProviderFaults::new,
-          RollingRestart::new);
+          XminHold::new,
+          PoisonFlood::new,
+          HotCustomer::new,
+          RollingRestart::new,
+          BulkReplay::new);
 
   private ChaosSuite() {}
 

@@ -62,8 +62,8 @@ public final class ChaosSuite {
     System.exit(passed ? 0 : 1);
   }
 
-  /** Why the suite cannot run here, or null if it can (binaries and jars present). */
-  static String missing(Path root) {
+  /** Which of PostgreSQL and RabbitMQ is not installed here, or null if both are. */
+  static String missingBinaries() {
     if (!PrivatePostgres.installed()) {
       return "PostgreSQL 15 binaries not found in "
           + PrivatePostgres.binaries()
@@ -71,6 +71,15 @@ public final class ChaosSuite {
     }
     if (!PrivateRabbit.installed()) {
       return "RabbitMQ (rabbitmq-server, rabbitmqctl) not found in " + PrivateRabbit.binaries();
+    }
+    return null;
+  }
+
+  /** Why the suite cannot run here, or null if it can (binaries and jars present). */
+  static String missing(Path root) {
+    String binaries = missingBinaries();
+    if (binaries != null) {
+      return binaries;
     }
     for (Path jar : Fleet.jars(root)) {
       if (!Files.exists(jar)) {

@@ -126,7 +126,7 @@ class InvariantsTest {
     effects.put("key-stranger", 1L);
     effectiveCalls++;
 
-    assertThat(judge().doubled()).isEqualTo(2);
+    assertThat(judge().doubled()).isEqualTo(1);
   }
 
   @Test

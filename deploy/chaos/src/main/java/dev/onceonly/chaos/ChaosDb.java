@@ -77,10 +77,16 @@ final class ChaosDb {
       SELECT idempotency_key, status FROM outbox.outbox
       """;
 
-  static final String SQL_IN_FLIGHT_BY_OWNER =
+  /**
+   * Rows a relay holds under a live lease taken after the given moment (a lease ends one lease
+   * duration after it was taken): leases left by an earlier, killed process of the same relay id
+   * are not counted.
+   */
+  static final String SQL_LEASES_TAKEN_SINCE =
       """
-      SELECT lease_owner, count(*) FROM outbox.outbox
-       WHERE status = 'in_flight' AND lease_until > now() GROUP BY 1
+      SELECT count(*) FROM outbox.outbox
+       WHERE status = 'in_flight' AND lease_owner = ? AND lease_until > now()
+         AND lease_until - ?::interval > ?
       """;
 
   private final String url;
@@ -97,6 +103,20 @@ final class ChaosDb {
     try (Connection c = connect();
         Statement s = c.createStatement()) {
       s.execute(SQL_EMPTY);
+    }
+  }
+
+  long leasesTakenSince(String owner, java.time.Duration lease, java.time.Instant since)
+      throws SQLException {
+    try (Connection c = connect();
+        PreparedStatement ps = c.prepareStatement(SQL_LEASES_TAKEN_SINCE)) {
+      ps.setString(1, owner);
+      ps.setString(2, lease.toMillis() + " milliseconds");
+      ps.setObject(3, java.time.OffsetDateTime.ofInstant(since, java.time.ZoneOffset.UTC));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
     }
   }
 

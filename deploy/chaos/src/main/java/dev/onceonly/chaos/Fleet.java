@@ -46,8 +46,8 @@ final class Fleet implements AutoCloseable {
           "-Drelay.kinds.\"issue_payout\".backoff.initial=200ms",
           "-Drelay.kinds.\"issue_payout\".backoff.max=2s");
 
-  /** What the read timeout above is: a hang longer than this is a timeout for the relay. */
-  static final Duration RELAY_READ_TIMEOUT = Duration.ofSeconds(3);
+  /** The lease above. */
+  static final Duration RELAY_LEASE = Duration.ofSeconds(8);
 
   private static final List<String> JVM =
       List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");

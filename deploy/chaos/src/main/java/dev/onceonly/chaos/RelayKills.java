@@ -29,12 +29,8 @@ final class RelayKills extends Scenario {
     while (sleepUntil(
         System.nanoTime() + lab.jitter(Duration.ofSeconds(3), Duration.ofSeconds(1)).toNanos(),
         untilNanos)) {
-      Map.Entry<String, Long> holder = awaitLeases(lab, untilNanos);
-      ServiceProcess victim =
-          lab.fleet.relays.stream()
-              .filter(r -> r.name().equals(holder.getKey()))
-              .findFirst()
-              .orElse(lab.fleet.relays.get(lab.random.nextInt(2)));
+      Map.Entry<ServiceProcess, Long> holder = awaitLeases(lab, untilNanos);
+      ServiceProcess victim = holder.getKey();
       long held = holder.getValue();
       victim.kill9();
       lab.faults.incrementAndGet();
@@ -46,18 +42,41 @@ final class RelayKills extends Scenario {
     }
   }
 
-  /** Waits (at most 5 s) until a relay holds leased rows; the one holding most, and how many. */
-  private static Map.Entry<String, Long> awaitLeases(Lab lab, long untilNanos) throws Exception {
+  /**
+   * Waits (at most 5 s) until a running, ready relay holds leases it took itself; that relay and
+   * how many it holds (a random ready one and 0 if none does in time).
+   */
+  private static Map.Entry<ServiceProcess, Long> awaitLeases(Lab lab, long untilNanos)
+      throws Exception {
     long deadline = Math.min(untilNanos, System.nanoTime() + Duration.ofSeconds(5).toNanos());
+    List<ServiceProcess> ready = List.of();
     do {
-      Map<String, Long> owners = lab.db.counts(ChaosDb.SQL_IN_FLIGHT_BY_OWNER);
-      var most = owners.entrySet().stream().max(Map.Entry.comparingByValue());
-      if (most.isPresent()) {
-        return most.get();
+      ready = lab.fleet.relays.stream().filter(RelayKills::ready).toList();
+      ServiceProcess most = null;
+      long held = 0;
+      for (ServiceProcess r : ready) {
+        long n = lab.db.leasesTakenSince(r.name(), Fleet.RELAY_LEASE, r.startedAt());
+        if (n > held) {
+          most = r;
+          held = n;
+        }
+      }
+      if (most != null) {
+        return Map.entry(most, held);
       }
       Thread.sleep(100);
     } while (System.nanoTime() < deadline);
-    return Map.entry("none", 0L);
+    List<ServiceProcess> pool = ready.isEmpty() ? lab.fleet.relays : ready;
+    return Map.entry(pool.get(lab.random.nextInt(pool.size())), 0L);
+  }
+
+  private static boolean ready(ServiceProcess relay) {
+    try {
+      return relay.alive() && relay.ready();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   @Override

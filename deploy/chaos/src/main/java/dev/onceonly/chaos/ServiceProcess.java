@@ -31,6 +31,7 @@ final class ServiceProcess {
   private final Path log;
   private Process process;
   private int starts;
+  private java.time.Instant startedAt = java.time.Instant.EPOCH;
 
   ServiceProcess(
       String name,
@@ -60,6 +61,7 @@ final class ServiceProcess {
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
     pb.environment().putAll(env);
+    startedAt = java.time.Instant.now();
     process = pb.start();
     starts++;
   }
@@ -138,6 +140,10 @@ final class ServiceProcess {
 
   String healthUrl() {
     return healthUrl;
+  }
+
+  synchronized java.time.Instant startedAt() {
+    return startedAt;
   }
 
   int starts() {

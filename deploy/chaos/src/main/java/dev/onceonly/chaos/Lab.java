@@ -60,8 +60,23 @@ final class Lab {
     }
   }
 
-  /** A clean slate: faults off, every service up, tables emptied, queues purged, sandbox reset. */
+  /**
+   * A clean slate: the database and the broker running (a scenario that failed half-way may have
+   * left one stopped), faults off, every service up, tables emptied, queues purged, sandbox reset.
+   */
   void reset() throws Exception {
+    try {
+      db.figures();
+    } catch (java.sql.SQLException e) {
+      say("PostgreSQL does not answer (%s): starting it", e.getMessage());
+      postgres.startAgain();
+    }
+    try {
+      rabbit.awaitRunning(5);
+    } catch (java.io.IOException e) {
+      say("the broker application is not running: starting it");
+      rabbit.startApp();
+    }
     providerFaults(null);
     fleet.heal();
     db.empty();

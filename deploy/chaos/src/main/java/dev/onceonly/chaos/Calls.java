@@ -49,12 +49,12 @@ final class Calls {
     return send(method, url, json, null, null);
   }
 
-  /** One sample of a Prometheus metric without labels (or the first with labels); -1 if absent. */
+  /** The value of a Prometheus metric's first sample (with or without labels); -1 if absent. */
   static double metric(String managementUrl, String name) throws IOException, InterruptedException {
     for (String line : send("GET", managementUrl + "/q/metrics", null).split("\n")) {
       if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
-        String[] parts = line.substring(line.lastIndexOf('}') + 1).trim().split(" ");
-        return Double.parseDouble(line.startsWith(name + " ") ? line.split(" ")[1] : parts[0]);
+        String value = line.substring(Math.max(line.lastIndexOf('}'), name.length()) + 1).trim();
+        return Double.parseDouble(value.split(" ")[0]);
       }
     }
     return -1;

@@ -30,7 +30,6 @@ final class ServiceProcess {
   private final String healthUrl;
   private final Path log;
   private Process process;
-  private int starts;
   private java.time.Instant startedAt = java.time.Instant.EPOCH;
 
   ServiceProcess(
@@ -63,7 +62,6 @@ final class ServiceProcess {
     pb.environment().putAll(env);
     startedAt = java.time.Instant.now();
     process = pb.start();
-    starts++;
   }
 
   /** Waits for {@code /q/health/ready} to answer 200; fails if the process ends meanwhile. */
@@ -138,15 +136,7 @@ final class ServiceProcess {
     return name;
   }
 
-  String healthUrl() {
-    return healthUrl;
-  }
-
   synchronized java.time.Instant startedAt() {
     return startedAt;
-  }
-
-  int starts() {
-    return starts;
   }
 }

@@ -12,20 +12,20 @@ import java.util.Map;
  * Reads a dead-letter queue without consuming it: every message is fetched unacknowledged and given
  * back (nack with requeue), so the operator still finds them all there.
  */
-final class DeadLetterPeek {
+public final class DeadLetterPeek {
 
   static final String REASON = "x-onceonly-reason";
   static final String FAILURE = "x-onceonly-failure";
 
   /** One dead letter: its reason and failure class headers (null if missing), body head. */
-  record Letter(String reason, String failure, String bodyHead) {}
+  public record Letter(String reason, String failure, String bodyHead) {}
 
   /** What one queue held: its depth and the letters read. */
-  record Queue(String name, long depth, List<Letter> letters) {}
+  public record Queue(String name, long depth, List<Letter> letters) {}
 
   private DeadLetterPeek() {}
 
-  static Queue peek(Connection amqp, String queue, int max) throws Exception {
+  public static Queue peek(Connection amqp, String queue, int max) throws Exception {
     try (Channel channel = amqp.createChannel()) {
       long depth = channel.queueDeclarePassive(queue).getMessageCount();
       List<Letter> letters = new ArrayList<>();

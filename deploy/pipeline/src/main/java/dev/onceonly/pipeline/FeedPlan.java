@@ -22,7 +22,7 @@ import java.util.UUID;
  * published from two channels at once) and {@code closing} (the conflicting payload, last). Phase
  * 2, once the loyalty consumer has credited phase 1: {@code redemptions}.
  */
-record FeedPlan(
+public record FeedPlan(
     List<Outgoing> opening,
     List<Outgoing> stream,
     List<Outgoing> twins,
@@ -30,11 +30,24 @@ record FeedPlan(
     List<Outgoing> redemptions,
     FeedSummary summary) {
 
-  static FeedPlan build(int customers, int orders, int centsPerPoint, long seed, Instant now) {
+  public static FeedPlan build(
+      int customers, int orders, int centsPerPoint, long seed, Instant now) {
+    return build(customers, orders, centsPerPoint, seed, now, 0);
+  }
+
+  /**
+   * As {@link #build(int, int, int, long, Instant)}, with a hot customer: each order after the
+   * first round goes to {@code cust-0000} with probability {@code hotShare} (0 = round-robin only).
+   */
+  public static FeedPlan build(
+      int customers, int orders, int centsPerPoint, long seed, Instant now, double hotShare) {
     if (customers < 20 || orders < customers) {
       throw new IllegalArgumentException("need at least 20 customers and one order per customer");
     }
-    return new Builder(customers, centsPerPoint, seed, now).build(orders);
+    if (hotShare < 0 || hotShare >= 1) {
+      throw new IllegalArgumentException("hotShare must be in [0, 1), was " + hotShare);
+    }
+    return new Builder(customers, centsPerPoint, seed, now, hotShare).build(orders);
   }
 
   static String customer(int index) {
@@ -52,6 +65,7 @@ record FeedPlan(
 
     private final int customers;
     private final int centsPerPoint;
+    private final double hotShare;
     private final long seed;
     private final Random rnd;
     private final Instant at;
@@ -69,9 +83,10 @@ record FeedPlan(
     private int redemptionCopies;
     private long payoutCents;
 
-    Builder(int customers, int centsPerPoint, long seed, Instant now) {
+    Builder(int customers, int centsPerPoint, long seed, Instant now, double hotShare) {
       this.customers = customers;
       this.centsPerPoint = centsPerPoint;
+      this.hotShare = hotShare;
       this.seed = seed;
       this.rnd = new Random(seed);
       this.at = now.truncatedTo(ChronoUnit.MILLIS);
@@ -125,11 +140,15 @@ record FeedPlan(
           opening, stream, twins, List.of(message(conflicting)), redemptions, summary);
     }
 
-    /** Orders round-robin over the customers, 1 to 3 copies each; returns the first order. */
+    /**
+     * Orders round-robin over the customers (every customer has one), or to the hot customer for a
+     * share of those after the first round; 1 to 3 copies each; returns the first order.
+     */
     private OrderCompleted orders(int orders) {
       OrderCompleted first = null;
       for (int i = 0; i < orders; i++) {
-        String customer = customer(i % customers);
+        boolean hot = hotShare > 0 && i >= customers && rnd.nextDouble() < hotShare;
+        String customer = customer(hot ? 0 : i % customers);
         OrderCompleted order =
             new OrderCompleted(
                 uuid(),

@@ -32,7 +32,7 @@ import java.util.Map;
  * @param expectedBalances per customer: credits of its orders minus its covered redemptions
  * @param expectedProfileVersions per customer: the highest profile version sent
  */
-record FeedSummary(
+public record FeedSummary(
     long seed,
     int customers,
     int uniqueOrders,
@@ -57,20 +57,20 @@ record FeedSummary(
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** Deliveries the loyalty consumer must decide: orders, the conflict, bad bodies, redemptions. */
-  int loyaltyDeliveries() {
+  public int loyaltyDeliveries() {
     return orderDeliveries() + redemptionCopies;
   }
 
   /** Deliveries on {@code order.completed}, which both loyalty and receipts consume. */
-  int orderDeliveries() {
+  public int orderDeliveries() {
     return orderCopies + 1 + poisonMessages + invalidMessages;
   }
 
-  int uniqueRedemptions() {
+  public int uniqueRedemptions() {
     return redemptionsCovered + redemptionsUncovered;
   }
 
-  FeedSummary withReturned(int returned) {
+  public FeedSummary withReturned(int returned) {
     return new FeedSummary(
         seed,
         customers,

@@ -10,7 +10,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /** GET over HTTP with short timeouts; anything but 2xx is an error naming the URL. */
-final class Http {
+public final class Http {
 
   private static final HttpClient CLIENT =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
@@ -18,7 +18,7 @@ final class Http {
 
   private Http() {}
 
-  static String get(String url) throws IOException, InterruptedException {
+  public static String get(String url) throws IOException, InterruptedException {
     HttpRequest request =
         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build();
     HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
@@ -28,7 +28,7 @@ final class Http {
     return response.body();
   }
 
-  static JsonNode getJson(String url) throws IOException, InterruptedException {
+  public static JsonNode getJson(String url) throws IOException, InterruptedException {
     return JSON.readTree(get(url));
   }
 }

@@ -4,11 +4,11 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** Command-line options of the form {@code --name=value}; anything else is refused. */
-final class Options {
+public final class Options {
 
   private final Map<String, String> values = new HashMap<>();
 
-  Options(String[] args) {
+  public Options(String[] args) {
     for (String arg : args) {
       int eq = arg.indexOf('=');
       if (!arg.startsWith("--") || eq < 3) {
@@ -54,7 +54,7 @@ final class Options {
     return new Database(required("db-url"), text("db-user", "postgres"), text("db-password", ""));
   }
 
-  record Broker(String host, int port, String vhost, String user, String password) {}
+  public record Broker(String host, int port, String vhost, String user, String password) {}
 
-  record Database(String url, String user, String password) {}
+  public record Database(String url, String user, String password) {}
 }

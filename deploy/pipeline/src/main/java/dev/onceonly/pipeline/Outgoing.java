@@ -1,4 +1,4 @@
 package dev.onceonly.pipeline;
 
 /** One message to publish on {@code loyalty.events}: copies of an event share the same bytes. */
-record Outgoing(String routingKey, byte[] body) {}
+public record Outgoing(String routingKey, byte[] body) {}

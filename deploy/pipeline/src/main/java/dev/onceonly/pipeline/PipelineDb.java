@@ -11,36 +11,36 @@ import java.util.List;
 import java.util.Map;
 
 /** Every query the pipeline tools run, read-only, on the database the services share. */
-final class PipelineDb implements AutoCloseable {
+public final class PipelineDb implements AutoCloseable {
 
-  static final String SQL_OUTBOX_BY_KIND_STATUS =
+  public static final String SQL_OUTBOX_BY_KIND_STATUS =
       """
       SELECT kind || '/' || status, count(*) FROM outbox.outbox GROUP BY kind, status
       """;
 
-  static final String SQL_CLAIMS_BY_CONSUMER_AND_NAMESPACE =
+  public static final String SQL_CLAIMS_BY_CONSUMER_AND_NAMESPACE =
       """
       SELECT consumer || '/' || split_part(message_key, ':', 1), count(*)
         FROM loyalty.processed_messages GROUP BY 1
       """;
 
-  static final String SQL_CLAIMS_OF_KEY =
+  public static final String SQL_CLAIMS_OF_KEY =
       """
       SELECT count(*) FROM loyalty.processed_messages WHERE message_key = ?
       """;
 
-  static final String SQL_LEDGER_CREDITS =
+  public static final String SQL_LEDGER_CREDITS =
       """
       SELECT order_id, points FROM loyalty.point_ledger WHERE order_id IS NOT NULL
       """;
 
-  static final String SQL_LEDGER_DEBITS =
+  public static final String SQL_LEDGER_DEBITS =
       """
       SELECT redemption_id, -points FROM loyalty.point_ledger WHERE redemption_id IS NOT NULL
       """;
 
   /** Customers whose balance differs from the sum of their ledger (either side missing too). */
-  static final String SQL_BALANCES_OFF_LEDGER =
+  public static final String SQL_BALANCES_OFF_LEDGER =
       """
       SELECT count(*)
         FROM loyalty.balances b
@@ -49,39 +49,39 @@ final class PipelineDb implements AutoCloseable {
        WHERE b.points IS DISTINCT FROM l.points
       """;
 
-  static final String SQL_BALANCES =
+  public static final String SQL_BALANCES =
       """
       SELECT customer_id, points FROM loyalty.balances
       """;
 
-  static final String SQL_CONFLICTS =
+  public static final String SQL_CONFLICTS =
       """
       SELECT consumer || ' ' || message_key, count(*) FROM loyalty.message_conflicts GROUP BY 1
       """;
 
-  static final String SQL_REJECTIONS =
+  public static final String SQL_REJECTIONS =
       """
       SELECT consumer || '/' || reason, count(*) FROM loyalty.rejections GROUP BY 1
       """;
 
-  static final String SQL_PROFILE_VERSIONS =
+  public static final String SQL_PROFILE_VERSIONS =
       """
       SELECT customer_id, version FROM loyalty.customer_profiles
       """;
 
-  static final String SQL_OUTBOX_KEYS =
+  public static final String SQL_OUTBOX_KEYS =
       """
       SELECT idempotency_key, status FROM outbox.outbox WHERE kind = ?
       """;
 
-  static final String SQL_ATTEMPTS_BY_KIND_OUTCOME =
+  public static final String SQL_ATTEMPTS_BY_KIND_OUTCOME =
       """
       SELECT o.kind || '/' || a.outcome, count(*)
         FROM outbox.outbox_attempts a JOIN outbox.outbox o ON o.id = a.outbox_id
        GROUP BY 1
       """;
 
-  static final String SQL_UNFINISHED_ROWS =
+  public static final String SQL_UNFINISHED_ROWS =
       """
       SELECT id || ' ' || kind || ' ' || status || ' attempts=' || attempts
              || ' last_http_status=' || coalesce(last_http_status::text, '-')
@@ -91,13 +91,13 @@ final class PipelineDb implements AutoCloseable {
 
   private final Connection connection;
 
-  PipelineDb(Options.Database db) throws SQLException {
+  public PipelineDb(Options.Database db) throws SQLException {
     connection = DriverManager.getConnection(db.url(), db.user(), db.password());
     connection.setReadOnly(true);
   }
 
   /** Two-column queries as a map: text key to a count or amount. */
-  Map<String, Long> counts(String sql, Object... params) throws SQLException {
+  public Map<String, Long> counts(String sql, Object... params) throws SQLException {
     Map<String, Long> result = new HashMap<>();
     try (PreparedStatement ps = connection.prepareStatement(sql)) {
       for (int i = 0; i < params.length; i++) {
@@ -113,12 +113,12 @@ final class PipelineDb implements AutoCloseable {
   }
 
   /** A query of one number. */
-  long single(String sql, Object... params) throws SQLException {
+  public long single(String sql, Object... params) throws SQLException {
     return counts("SELECT 'n', (" + sql.strip() + ")", params).getOrDefault("n", 0L);
   }
 
   /** Two-column text queries, e.g. key and status, in row order. */
-  List<String[]> pairs(String sql, Object... params) throws SQLException {
+  public List<String[]> pairs(String sql, Object... params) throws SQLException {
     List<String[]> rows = new ArrayList<>();
     try (PreparedStatement ps = connection.prepareStatement(sql)) {
       for (int i = 0; i < params.length; i++) {

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Publishes to {@code loyalty.events} as a producer would: persistent, JSON, mandatory (a message
  * no queue takes is returned and counted), with publisher confirms awaited before it returns.
  */
-final class Publisher implements AutoCloseable {
+public final class Publisher implements AutoCloseable {
 
   static final String EXCHANGE = "loyalty.events";
   private static final int CONFIRM_EVERY = 500;
@@ -30,7 +30,7 @@ final class Publisher implements AutoCloseable {
   private final Connection connection;
   private final AtomicInteger returned = new AtomicInteger();
 
-  Publisher(Options.Broker broker) throws IOException, TimeoutException {
+  public Publisher(Options.Broker broker) throws IOException, TimeoutException {
     connection = connect(broker, "onceonly-feed");
     try (Channel channel = connection.createChannel()) {
       channel.exchangeDeclarePassive(EXCHANGE);
@@ -46,7 +46,7 @@ final class Publisher implements AutoCloseable {
     }
   }
 
-  static Connection connect(Options.Broker broker, String name)
+  public static Connection connect(Options.Broker broker, String name)
       throws IOException, TimeoutException {
     ConnectionFactory factory = new ConnectionFactory();
     factory.setHost(broker.host());
@@ -58,7 +58,7 @@ final class Publisher implements AutoCloseable {
   }
 
   /** Publishes in order on one channel and waits for every confirm. */
-  void publish(List<Outgoing> messages) throws Exception {
+  public void publish(List<Outgoing> messages) throws Exception {
     try (Channel channel = confirmingChannel()) {
       int sinceConfirm = 0;
       for (Outgoing m : messages) {
@@ -77,7 +77,7 @@ final class Publisher implements AutoCloseable {
    * barrier releases both copies of a message together, as when a broker redelivers while the first
    * delivery is still being handled.
    */
-  void publishTwice(List<Outgoing> messages) throws Exception {
+  public void publishTwice(List<Outgoing> messages) throws Exception {
     CyclicBarrier together = new CyclicBarrier(2);
     ExecutorService threads = Executors.newFixedThreadPool(2);
     try {
@@ -110,7 +110,7 @@ final class Publisher implements AutoCloseable {
   }
 
   /** Messages the broker returned because no queue was bound for them. */
-  int returned() {
+  public int returned() {
     return returned.get();
   }
 

@@ -9,7 +9,7 @@ import java.util.List;
  * What the provider sandbox saw for one API: its counters ({@code GET /sandbox/stats}) and the
  * effects it took ({@code GET /sandbox/effects/{api}}), each with the key and body that took it.
  */
-record SandboxStats(
+public record SandboxStats(
     String api,
     long rawCalls,
     long effectiveCalls,
@@ -20,11 +20,11 @@ record SandboxStats(
     List<Effect> effects) {
 
   /** One effect: the idempotency key it was taken with and the request body. */
-  record Effect(String key, JsonNode body, int calls) {}
+  public record Effect(String key, JsonNode body, int calls) {}
 
   private static final int MAX_EFFECTS = 10_000;
 
-  static SandboxStats fetch(String sandboxUrl, String api)
+  public static SandboxStats fetch(String sandboxUrl, String api)
       throws IOException, InterruptedException {
     JsonNode stats = Http.getJson(sandboxUrl + "/sandbox/stats").path(api);
     if (stats.isMissingNode()) {

@@ -126,6 +126,31 @@ class FeedPlanTest {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
+  @Test
+  void hotCustomerTakesItsShareOfTheOrdersAndEveryCustomerKeepsOne() throws Exception {
+    FeedPlan hot = FeedPlan.build(100, 400, 100, 7L, NOW, 0.5);
+    Map<String, Integer> ordersByCustomer = new HashMap<>();
+    Set<String> seen = new HashSet<>();
+    List<Outgoing> all = new ArrayList<>(hot.opening());
+    all.addAll(hot.stream());
+    all.addAll(hot.twins());
+    for (Outgoing m : all) {
+      if (m.routingKey().equals("order.completed") && decodes(m)) {
+        OrderCompleted order = decodeOrder(m);
+        if (seen.add(order.orderId())) {
+          ordersByCustomer.merge(order.customerId(), 1, Integer::sum);
+        }
+      }
+    }
+    // 300 orders after the first round, about half of them hot: 150 ± 35 (5 standard deviations)
+    assertThat(ordersByCustomer.get("cust-0000")).isBetween(1 + 115, 1 + 185);
+    assertThat(ordersByCustomer).hasSize(100);
+    assertThat(hot.summary().expectedBalances().get("cust-0000"))
+        .isGreaterThan(plan.summary().expectedBalances().get("cust-0000"));
+    assertThatThrownBy(() -> FeedPlan.build(100, 400, 100, 7L, NOW, 1.0))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
   private static boolean decodes(Outgoing m) {
     try {
       EventCodec.decode(m.routingKey(), m.body());

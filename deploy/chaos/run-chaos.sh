@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# OnceOnly chaos suite: exactly-once is worth what it survives.
+#
+# Starts a private PostgreSQL 15 and a private RabbitMQ node (their own ports and temporary
+# directories: the scenarios stop them, never the machine's shared ones), the provider sandbox, two
+# consumer-service instances and two outbox-relays from their jars; runs each scenario (a stream
+# with duplicates, concurrent redeliveries, redemptions and profile updates while one fault is
+# injected), checks the invariants from the database, the queues and the sandbox, and prints a row
+# per scenario. Exits 0 only if every verdict passes. README: deploy/chaos/README.md.
+#
+# Usage: deploy/chaos/run-chaos.sh [--full] [--only=1,2,...] [--seed=N] [--port-base=58000]
+#   default  the trimmed set: short streams and fault windows (PostgreSQL down 10 s, xmin held 30 s)
+#   --full   the issue's durations and longer streams (PostgreSQL down 60 s, xmin held 5 min)
+# Logs of every process: deploy/chaos/target/chaos-run/; the table also in table.md there.
+# Ports used: the port base (58000) + 0..14 for the services, + 432 PostgreSQL, + 672/673 RabbitMQ.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT"
+
+for arg in "$@"; do
+  case $arg in
+    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
+  esac
+done
+
+JARS=(consumer-service/target/quarkus-app/quarkus-run.jar outbox-relay/target/quarkus-app/quarkus-run.jar
+  deploy/provider-sandbox/target/quarkus-app/quarkus-run.jar deploy/chaos/target/onceonly-chaos.jar)
+stale() { # a jar missing, or a source of what the suite runs newer than the oldest jar
+  local oldest=
+  for jar in "${JARS[@]}"; do
+    [[ -f $jar ]] || return 0
+    [[ -z $oldest || $jar -ot $oldest ]] && oldest=$jar
+  done
+  [[ -n $(find pom.xml shared-model consumer-service outbox-relay deploy/provider-sandbox deploy/pipeline deploy/chaos \
+    -path '*/target' -prune -o -type f -newer "$oldest" -print -quit) ]]
+}
+if stale; then
+  echo "building: ./mvnw -B -q package -DskipTests -pl deploy/chaos -am"
+  ./mvnw -B -q package -DskipTests -pl deploy/chaos -am
+fi
+
+exec java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+  -cp "deploy/chaos/target/onceonly-chaos.jar:deploy/chaos/target/lib/*" \
+  dev.onceonly.chaos.ChaosSuite --root="$ROOT" "$@"

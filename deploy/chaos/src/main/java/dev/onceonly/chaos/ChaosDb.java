@@ -1,0 +1,150 @@
+package dev.onceonly.chaos;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Every query of the suite on the services' database: progress while a scenario runs, the state the
+ * invariants are computed from, and emptying the tables between scenarios. Each call opens its own
+ * connection, so that a database stopped or a backend terminated by a scenario costs one call.
+ */
+final class ChaosDb {
+
+  /** Everything the services wrote, emptied between scenarios (ids keep counting). */
+  static final String SQL_EMPTY =
+      """
+      TRUNCATE loyalty.processed_messages, loyalty.message_conflicts, loyalty.rejections,
+               loyalty.balances, loyalty.point_ledger, loyalty.customer_profiles,
+               outbox.outbox_attempts, outbox.outbox, outbox.outbox_keys, outbox.outbox_audit
+      """;
+
+  /** Ledger rows per order: more than one is a doubled credit. */
+  static final String SQL_CREDITS_PER_ORDER =
+      """
+      SELECT order_id, count(*) FROM loyalty.point_ledger WHERE order_id IS NOT NULL GROUP BY 1
+      """;
+
+  static final String SQL_DEBITS_PER_REDEMPTION =
+      """
+      SELECT redemption_id, count(*) FROM loyalty.point_ledger
+       WHERE redemption_id IS NOT NULL GROUP BY 1
+      """;
+
+  /** One figure per name: progress and the counts the invariants need. */
+  static final String SQL_FIGURES =
+      """
+      SELECT 'credited', count(DISTINCT order_id) FROM loyalty.point_ledger WHERE order_id IS NOT NULL
+      UNION ALL
+      SELECT 'receipt_claims', count(*) FROM loyalty.processed_messages
+       WHERE consumer = 'receipts' AND message_key LIKE 'order-completed:%'
+      UNION ALL
+      SELECT 'debited', count(DISTINCT redemption_id) FROM loyalty.point_ledger
+       WHERE redemption_id IS NOT NULL
+      UNION ALL
+      SELECT 'rejected', count(*) FROM loyalty.rejections
+      UNION ALL
+      SELECT 'profiles', count(*) FROM loyalty.customer_profiles
+      UNION ALL
+      SELECT 'outbox_' || status, count(*) FROM outbox.outbox GROUP BY status
+      UNION ALL
+      SELECT 'outbox_rows', count(*) FROM outbox.outbox
+      UNION ALL
+      SELECT 'balances_off_ledger', count(*)
+        FROM loyalty.balances b
+        FULL JOIN (SELECT customer_id, sum(points) AS points
+                     FROM loyalty.point_ledger GROUP BY customer_id) l USING (customer_id)
+       WHERE b.points IS DISTINCT FROM l.points
+      UNION ALL
+      -- Leases taken and never written back (the holder died; the row waited for the lease to
+      -- expire) plus completions fenced off because the lease had expired meanwhile.
+      SELECT 'expired_leases',
+             (SELECT coalesce(sum(attempts), 0) FROM outbox.outbox)
+             - (SELECT count(*) FROM outbox.outbox_attempts WHERE outcome <> 'lease_lost')
+      UNION ALL
+      SELECT 'lease_lost', count(*) FROM outbox.outbox_attempts WHERE outcome = 'lease_lost'
+      UNION ALL
+      SELECT 'attempts', count(*) FROM outbox.outbox_attempts
+      """;
+
+  static final String SQL_OUTBOX_KEYS =
+      """
+      SELECT idempotency_key, status FROM outbox.outbox
+      """;
+
+  /**
+   * Rows a relay holds under a live lease taken after the given moment (a lease ends one lease
+   * duration after it was taken): leases left by an earlier, killed process of the same relay id
+   * are not counted.
+   */
+  static final String SQL_LEASES_TAKEN_SINCE =
+      """
+      SELECT count(*) FROM outbox.outbox
+       WHERE status = 'in_flight' AND lease_owner = ? AND lease_until > now()
+         AND lease_until - ?::interval > ?
+      """;
+
+  private final String url;
+
+  ChaosDb(String url) {
+    this.url = url;
+  }
+
+  Connection connect() throws SQLException {
+    return DriverManager.getConnection(url, "postgres", "");
+  }
+
+  void empty() throws SQLException {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      s.execute(SQL_EMPTY);
+    }
+  }
+
+  long leasesTakenSince(String owner, java.time.Duration lease, java.time.Instant since)
+      throws SQLException {
+    try (Connection c = connect();
+        PreparedStatement ps = c.prepareStatement(SQL_LEASES_TAKEN_SINCE)) {
+      ps.setString(1, owner);
+      ps.setString(2, lease.toMillis() + " milliseconds");
+      ps.setObject(3, java.time.OffsetDateTime.ofInstant(since, java.time.ZoneOffset.UTC));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  Map<String, Long> figures() throws SQLException {
+    return counts(SQL_FIGURES);
+  }
+
+  Map<String, Long> counts(String sql) throws SQLException {
+    Map<String, Long> result = new HashMap<>();
+    try (Connection c = connect();
+        PreparedStatement ps = c.prepareStatement(sql);
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        result.merge(rs.getString(1), rs.getLong(2), Long::sum);
+      }
+    }
+    return result;
+  }
+
+  Map<String, String> texts(String sql) throws SQLException {
+    Map<String, String> result = new HashMap<>();
+    try (Connection c = connect();
+        PreparedStatement ps = c.prepareStatement(sql);
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        result.put(rs.getString(1), rs.getString(2));
+      }
+    }
+    return result;
+  }
+}

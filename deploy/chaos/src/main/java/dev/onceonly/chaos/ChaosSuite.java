@@ -1,0 +1,156 @@
+package dev.onceonly.chaos;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+
+/**
+ * The chaos suite: a private PostgreSQL and RabbitMQ, the five service processes, then each
+ * scenario chosen, and the table. Exits 0 only if every verdict passes.
+ *
+ * <p>Options: {@code [--full] [--only=1,2,...] [--seed=N] [--root=<repo>] [--port-base=58000]}
+ */
+public final class ChaosSuite {
+
+  /** Every scenario, by number. */
+  static final List<Supplier<Scenario>> SCENARIOS =
+      List.of(
+          ConsumerKills::new,
+          RelayKills::new,
+          DatabaseFaults::new,
+          BrokerFaults::new,
+          ProviderFaults::new,
+          XminHold::new,
+          PoisonFlood::new,
+          HotCustomer::new,
+          RollingRestart::new,
+          BulkReplay::new);
+
+  private ChaosSuite() {}
+
+  public static void main(String[] args) throws Exception {
+    Mode mode = Mode.TRIMMED;
+    Set<Integer> only = new TreeSet<>();
+    long seed = ThreadLocalRandom.current().nextLong(1, 1L << 40);
+    Path root = Path.of("").toAbsolutePath();
+    int portBase = 58000;
+    for (String arg : args) {
+      if (arg.equals("--full")) {
+        mode = Mode.FULL;
+      } else if (arg.startsWith("--only=")) {
+        for (String n : arg.substring(7).split(",")) {
+          only.add(Integer.parseInt(n.trim()));
+        }
+      } else if (arg.startsWith("--seed=")) {
+        seed = Long.parseLong(arg.substring(7));
+      } else if (arg.startsWith("--root=")) {
+        root = Path.of(arg.substring(7)).toAbsolutePath();
+      } else if (arg.startsWith("--port-base=")) {
+        portBase = Integer.parseInt(arg.substring(12));
+      } else {
+        throw new IllegalArgumentException("unknown argument " + arg);
+      }
+    }
+    List<Scenario.Result> results = run(root, mode, only, seed, portBase);
+    boolean passed = !results.isEmpty() && results.stream().allMatch(Scenario.Result::passed);
+    System.exit(passed ? 0 : 1);
+  }
+
+  /** Which of PostgreSQL and RabbitMQ is not installed here, or null if both are. */
+  static String missingBinaries() {
+    if (!PrivatePostgres.installed()) {
+      return "PostgreSQL 15 binaries not found in "
+          + PrivatePostgres.binaries()
+          + " (CHAOS_PG_BIN)";
+    }
+    if (!PrivateRabbit.installed()) {
+      return "RabbitMQ (rabbitmq-server, rabbitmqctl) not found in " + PrivateRabbit.binaries();
+    }
+    return null;
+  }
+
+  /** Why the suite cannot run here, or null if it can (binaries and jars present). */
+  static String missing(Path root) {
+    String binaries = missingBinaries();
+    if (binaries != null) {
+      return binaries;
+    }
+    for (Path jar : Fleet.jars(root)) {
+      if (!Files.exists(jar)) {
+        return jar + " is missing: build the services first";
+      }
+    }
+    return null;
+  }
+
+  /** Runs the scenarios chosen (all if empty), prints each result and the table; the results. */
+  static List<Scenario.Result> run(Path root, Mode mode, Set<Integer> only, long seed, int portBase)
+      throws Exception {
+    String missing = missing(root);
+    if (missing != null) {
+      throw new IllegalStateException(missing);
+    }
+    long started = System.nanoTime();
+    Path runDir = root.resolve("deploy/chaos/target/chaos-run");
+    System.out.printf(
+        "== OnceOnly chaos suite: %s set, seed %d; logs in %s ==%n", mode.name(), seed, runDir);
+    List<Scenario.Result> results = new ArrayList<>();
+    try (PrivatePostgres pg = PrivatePostgres.start(portBase + 432);
+        PrivateRabbit rabbit = PrivateRabbit.start(portBase + 672);
+        Fleet fleet = new Fleet(root, runDir, portBase, pg.jdbcUrl(), rabbit.port())) {
+      System.out.printf(
+          "private PostgreSQL on %d, RabbitMQ node %s on %d (%d s)%n",
+          portBase + 432, rabbit.node(), rabbit.port(), secondsSince(started));
+      fleet.start();
+      System.out.printf(
+          "fleet ready: sandbox, 2 consumers, 2 relays (%d s)%n", secondsSince(started));
+      Lab lab = new Lab(pg, rabbit, fleet, mode, seed);
+      for (Supplier<Scenario> make : SCENARIOS) {
+        Scenario scenario = make.get();
+        if (!only.isEmpty() && !only.contains(scenario.number)) {
+          continue;
+        }
+        System.out.printf("%n[%d] %s%n", scenario.number, scenario.name);
+        long t0 = System.nanoTime();
+        Scenario.Result result;
+        try {
+          result = scenario.execute(lab);
+        } catch (Exception e) {
+          e.printStackTrace(System.out);
+          result =
+              new Scenario.Result(
+                  scenario.number,
+                  scenario.name,
+                  0,
+                  lab.faults.get(),
+                  0,
+                  0,
+                  null,
+                  false,
+                  List.of("the scenario failed to run: " + e),
+                  List.copyOf(scenario.notes));
+        }
+        results.add(result);
+        result.notes().forEach(n -> System.out.println("  note: " + n));
+        result.problems().forEach(p -> System.out.println("  ✘ " + p));
+        System.out.printf("  %s in %d s%n", result.passed() ? "PASS" : "FAIL", secondsSince(t0));
+      }
+    }
+    String table = Table.render(results);
+    System.out.printf(
+        "%n%s set, seed %d, %d s in all%n%n%s", mode.name(), seed, secondsSince(started), table);
+    Files.createDirectories(runDir);
+    Files.writeString(runDir.resolve("table.md"), table);
+    return results;
+  }
+
+  private static long secondsSince(long nanos) {
+    return Duration.ofNanos(System.nanoTime() - nanos).toSeconds();
+  }
+}

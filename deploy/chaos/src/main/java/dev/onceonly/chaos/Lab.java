@@ -1,0 +1,127 @@
+package dev.onceonly.chaos;
+
+import com.rabbitmq.client.Connection;
+import dev.onceonly.pipeline.DeadLetterPeek;
+import dev.onceonly.pipeline.Options;
+import dev.onceonly.pipeline.Publisher;
+import dev.onceonly.pipeline.SandboxStats;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Everything a scenario works with: the private database and broker, the fleet of services, the
+ * stream publisher, the mode, a seeded random, and the count of faults injected.
+ */
+final class Lab {
+
+  static final List<String> QUEUES =
+      List.of(
+          "onceonly.loyalty",
+          "onceonly.receipts",
+          "onceonly.profiles",
+          "onceonly.loyalty.dlq",
+          "onceonly.receipts.dlq",
+          "onceonly.profiles.dlq");
+
+  final PrivatePostgres postgres;
+  final PrivateRabbit rabbit;
+  final Fleet fleet;
+  final ChaosDb db;
+  final Options.Broker broker;
+  final Mode mode;
+  final Random random;
+  final AtomicInteger faults = new AtomicInteger();
+
+  Lab(PrivatePostgres postgres, PrivateRabbit rabbit, Fleet fleet, Mode mode, long seed) {
+    this.postgres = postgres;
+    this.rabbit = rabbit;
+    this.fleet = fleet;
+    this.mode = mode;
+    this.db = new ChaosDb(postgres.jdbcUrl());
+    this.broker = new Options.Broker("127.0.0.1", rabbit.port(), "/", "guest", "guest");
+    this.random = new Random(seed);
+  }
+
+  Traffic traffic() {
+    return new Traffic(broker, db);
+  }
+
+  /** Sandbox faults as JSON for {@code PUT /sandbox/faults}; {@code null} switches them off. */
+  void providerFaults(String json) throws Exception {
+    if (json == null) {
+      Calls.send("DELETE", fleet.sandboxUrl + "/sandbox/faults", null);
+    } else {
+      Calls.send("PUT", fleet.sandboxUrl + "/sandbox/faults", json);
+    }
+  }
+
+  /**
+   * A clean slate: the database and the broker running (a scenario that failed half-way may have
+   * left one stopped), faults off, every service up, tables emptied, queues purged, sandbox reset.
+   */
+  void reset() throws Exception {
+    try {
+      db.figures();
+    } catch (java.sql.SQLException e) {
+      say("PostgreSQL does not answer (%s): starting it", e.getMessage());
+      postgres.startAgain();
+    }
+    try {
+      rabbit.awaitRunning(5);
+    } catch (java.io.IOException e) {
+      say("the broker application is not running: starting it");
+      rabbit.startApp();
+    }
+    providerFaults(null);
+    fleet.heal();
+    db.empty();
+    for (String queue : QUEUES) {
+      rabbit.purge(queue);
+    }
+    Calls.send("POST", fleet.sandboxUrl + "/sandbox/reset", null);
+    faults.set(0);
+  }
+
+  /** The state the invariants are judged on. */
+  Observation observe() throws Exception {
+    List<DeadLetterPeek.Queue> deadLetters = new ArrayList<>();
+    try (Connection amqp = Publisher.connect(broker, "onceonly-chaos-observe")) {
+      for (String queue :
+          List.of("onceonly.loyalty.dlq", "onceonly.receipts.dlq", "onceonly.profiles.dlq")) {
+        deadLetters.add(DeadLetterPeek.peek(amqp, queue, 10_000));
+      }
+    }
+    long effective = 0;
+    Map<String, Long> effects = new HashMap<>();
+    for (String api : List.of("receipts", "payouts")) {
+      SandboxStats stats = SandboxStats.fetch(fleet.sandboxUrl, api);
+      effective += stats.effectiveCalls();
+      stats.effects().forEach(e -> effects.merge(e.key(), 1L, Long::sum));
+    }
+    return new Observation(
+        db.counts(ChaosDb.SQL_CREDITS_PER_ORDER),
+        db.counts(ChaosDb.SQL_DEBITS_PER_REDEMPTION),
+        db.figures(),
+        db.counts(dev.onceonly.pipeline.PipelineDb.SQL_BALANCES),
+        db.counts(dev.onceonly.pipeline.PipelineDb.SQL_PROFILE_VERSIONS),
+        db.texts(ChaosDb.SQL_OUTBOX_KEYS),
+        effective,
+        effects,
+        deadLetters);
+  }
+
+  /** A duration of {@code base} ± {@code spread}, drawn from the suite's seed. */
+  Duration jitter(Duration base, Duration spread) {
+    long ms = base.toMillis() + (long) ((random.nextDouble() * 2 - 1) * spread.toMillis());
+    return Duration.ofMillis(Math.max(0, ms));
+  }
+
+  static void say(String format, Object... args) {
+    System.out.printf("  " + format + "%n", args);
+  }
+}

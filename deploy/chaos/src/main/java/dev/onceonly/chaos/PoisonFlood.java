@@ -1,0 +1,125 @@
+package dev.onceonly.chaos;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Scenario 7: a poison flood. The same stream is run clean and with 10 % invalid messages (half not
+ * JSON, half with a negative amount), alternately twice each, published at once so that the
+ * consumers set the pace. Healthy throughput (healthy messages per second until every order,
+ * receipt and redemption is decided) with poison must be at least 90 % of the clean one, and the
+ * poison must end in the dead-letter queues only, each with its reason.
+ */
+final class PoisonFlood extends Scenario {
+
+  static final double POISON_SHARE = 0.10;
+  static final double MIN_RATIO = 0.90;
+  private static final int PAIRS = 2;
+
+  PoisonFlood() {
+    super(7, "poison flood: 10% invalid messages");
+  }
+
+  @Override
+  void inject(Lab lab, long untilNanos) {}
+
+  /** Twice the mode's orders: a longer run measures the rate with less noise. */
+  @Override
+  Traffic.Spec spec(Lab lab) {
+    return new Traffic.Spec(
+        lab.mode.customers(), lab.mode.orders() * 2, 0, 0, lab.random.nextLong());
+  }
+
+  /** One measured run: healthy messages and the time the consumers took for them. */
+  private record Measured(Run run, long healthy, long nanos) {}
+
+  @Override
+  Result execute(Lab lab) throws Exception {
+    Traffic.Spec spec = spec(lab);
+    Traffic.Spec poisoned =
+        new Traffic.Spec(spec.customers(), spec.orders(), 0, POISON_SHARE, spec.seed());
+    List<Measured> clean = new ArrayList<>();
+    List<Measured> flood = new ArrayList<>();
+    for (int i = 0; i < PAIRS; i++) {
+      clean.add(measure(lab, spec));
+      flood.add(measure(lab, poisoned));
+    }
+    double cleanRate = rate(clean);
+    double floodRate = rate(flood);
+    double ratio = floodRate / cleanRate;
+    List<String> problems = new ArrayList<>();
+    long events = 0;
+    long lost = 0;
+    long doubled = 0;
+    Duration recovery = Duration.ZERO;
+    for (Measured m : concat(clean, flood)) {
+      problems.addAll(m.run().verdict().problems());
+      events += m.run().sent().published();
+      lost += m.run().verdict().lost();
+      doubled += m.run().verdict().doubled();
+      recovery =
+          m.run().recovery() == null || recovery == null ? null : max(recovery, m.run().recovery());
+    }
+    notes.add(
+        String.format(
+            "healthy throughput: clean %.0f msg/s, with 10%% poison %.0f msg/s (ratio %.2f, at least"
+                + " %.2f required)",
+            cleanRate, floodRate, ratio, MIN_RATIO));
+    if (ratio < MIN_RATIO) {
+      problems.add(String.format("healthy throughput with poison %.2f of clean", ratio));
+    }
+    int poison = flood.stream().mapToInt(m -> m.run().sent().extraInvalid()).sum();
+    return new Result(
+        number,
+        name,
+        events,
+        poison,
+        lost,
+        doubled,
+        recovery,
+        problems.isEmpty() && recovery != null,
+        problems,
+        List.copyOf(notes));
+  }
+
+  private Measured measure(Lab lab, Traffic.Spec spec) throws Exception {
+    lab.reset();
+    long t0 = System.nanoTime();
+    Traffic.Sent sent = lab.traffic().run(spec, Duration.ZERO, lab.mode.drain(), () -> {});
+    long deadline = t0 + lab.mode.drain().toNanos();
+    while (System.nanoTime() < deadline && !decided(lab, sent)) {
+      Thread.sleep(50);
+    }
+    long t1 = System.nanoTime();
+    Run run = settle(lab, sent, t1);
+    return new Measured(run, sent.published() - sent.extraInvalid(), t1 - t0);
+  }
+
+  /** Every order credited and claimed by receipts, every redemption decided, every profile. */
+  private static boolean decided(Lab lab, Traffic.Sent sent) throws Exception {
+    Map<String, Long> f = lab.db.figures();
+    var s = sent.summary();
+    return f.getOrDefault("receipt_claims", 0L) >= s.uniqueOrders()
+        && f.getOrDefault("debited", 0L) >= s.redemptionsCovered()
+        && f.getOrDefault("rejected", 0L) >= s.redemptionsUncovered()
+        && f.getOrDefault("profiles", 0L) >= s.expectedProfileVersions().size();
+  }
+
+  private static double rate(List<Measured> runs) {
+    long healthy = runs.stream().mapToLong(Measured::healthy).sum();
+    long nanos = runs.stream().mapToLong(Measured::nanos).sum();
+    return healthy / (nanos / 1e9);
+  }
+
+  private static List<Measured> concat(List<Measured> a, List<Measured> b) {
+    List<Measured> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+}

@@ -1,0 +1,128 @@
+package dev.onceonly.chaos;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A RabbitMQ node of the suite's own ({@code onceonly-chaos@localhost}, AMQP on its own port, no
+ * plugins, data and logs in a temporary directory): the scenarios close its connections and restart
+ * its application, which they must never do to the machine's shared broker. Default vhost, guest.
+ */
+final class PrivateRabbit implements AutoCloseable {
+
+  private static final Path SERVER = Path.of("/usr/sbin/rabbitmq-server");
+  private static final Path CTL = Path.of("/usr/sbin/rabbitmqctl");
+
+  private final Path dir;
+  private final int port;
+  private final String node;
+
+  private PrivateRabbit(Path dir, int port) {
+    this.dir = dir;
+    this.port = port;
+    this.node = System.getenv().getOrDefault("CHAOS_RABBIT_NODE", "onceonly-chaos") + "@localhost";
+  }
+
+  static boolean installed() {
+    return Files.isExecutable(SERVER) && Files.isExecutable(CTL);
+  }
+
+  static String binaries() {
+    return SERVER.getParent().toString();
+  }
+
+  /** Starts a detached node and waits until its application runs. */
+  static PrivateRabbit start(int port) throws Exception {
+    Path dir = Files.createTempDirectory("onceonly-chaos-rabbit");
+    PrivateRabbit rabbit = new PrivateRabbit(dir, port);
+    Files.writeString(dir.resolve("enabled_plugins"), "[].\n");
+    // The machine's /etc/rabbitmq/rabbitmq.conf names the shared node's listener: ours replaces it.
+    Files.writeString(
+        dir.resolve("rabbitmq.conf"), "listeners.tcp.local = 127.0.0.1:" + port + "\n");
+    if (Shell.isRoot()) {
+      // The rabbitmq-server wrapper runs the node as the rabbitmq user.
+      Shell.run(Map.of(), null, 10, "chown", "-R", "rabbitmq:rabbitmq", dir.toString());
+    }
+    Shell.run(rabbit.env(), dir, 60, SERVER.toString(), "-detached");
+    rabbit.awaitRunning(90);
+    return rabbit;
+  }
+
+  private Map<String, String> env() {
+    Map<String, String> env = new HashMap<>();
+    env.put("RABBITMQ_NODENAME", node);
+    env.put("RABBITMQ_NODE_PORT", Integer.toString(port));
+    env.put("RABBITMQ_DIST_PORT", Integer.toString(port + 1));
+    env.put("RABBITMQ_MNESIA_BASE", dir.resolve("mnesia").toString());
+    env.put("RABBITMQ_LOG_BASE", dir.resolve("log").toString());
+    env.put("RABBITMQ_PID_FILE", dir.resolve("node.pid").toString());
+    env.put("RABBITMQ_ENABLED_PLUGINS_FILE", dir.resolve("enabled_plugins").toString());
+    env.put("RABBITMQ_CONFIG_FILE", dir.resolve("rabbitmq.conf").toString());
+    return env;
+  }
+
+  /** await_startup fails at once while the node is not registered yet: asked again until then. */
+  void awaitRunning(long seconds) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+    Shell.Result last;
+    do {
+      last =
+          Shell.attempt(
+              env(), dir, 30, CTL.toString(), "-n", node, "await_startup", "--timeout", "10");
+      if (last.code() == 0) {
+        return;
+      }
+      Thread.sleep(500);
+    } while (System.nanoTime() < deadline);
+    throw new IOException("RabbitMQ node " + node + " did not start: " + last.output());
+  }
+
+  String ctl(String... args) throws IOException, InterruptedException {
+    String[] command = new String[args.length + 3];
+    command[0] = CTL.toString();
+    command[1] = "-n";
+    command[2] = node;
+    System.arraycopy(args, 0, command, 3, args.length);
+    return Shell.run(env(), dir, 120, command);
+  }
+
+  /** Closes every client connection; the count of connections there were. */
+  int closeAllConnections(String why) throws IOException, InterruptedException {
+    int open = ctl("-q", "list_connections", "name").strip().split("\n").length;
+    ctl("close_all_connections", why);
+    return open;
+  }
+
+  void stopApp() throws IOException, InterruptedException {
+    ctl("stop_app");
+  }
+
+  void startApp() throws IOException, InterruptedException {
+    ctl("start_app");
+    awaitRunning(60);
+  }
+
+  void purge(String queue) throws IOException, InterruptedException {
+    Shell.attempt(env(), dir, 30, CTL.toString(), "-n", node, "purge_queue", queue);
+  }
+
+  int port() {
+    return port;
+  }
+
+  String node() {
+    return node;
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      Shell.attempt(env(), dir, 60, CTL.toString(), "-n", node, "stop");
+    } finally {
+      Shell.run(Map.of(), null, 30, "rm", "-rf", dir.toString());
+    }
+  }
+}

@@ -1,0 +1,149 @@
+package dev.onceonly.chaos;
+
+import dev.onceonly.model.EventCodec;
+import dev.onceonly.model.OrderCompleted;
+import dev.onceonly.pipeline.FeedPlan;
+import dev.onceonly.pipeline.FeedSummary;
+import dev.onceonly.pipeline.Options;
+import dev.onceonly.pipeline.Outgoing;
+import dev.onceonly.pipeline.Publisher;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Publishes a scenario's stream: the pipeline's {@link FeedPlan} (orders with duplicates, copies
+ * published from two channels at the same moment, a conflict, a poison and an invalid message,
+ * profile versions out of order, then redemptions once loyalty has credited every order), its
+ * middle spread over a time window so that the fault meets traffic, and optionally a share of extra
+ * invalid messages. A chunk the broker does not confirm (a connection closed, the broker stopped)
+ * is published again: copies are what the consumers absorb anyway.
+ */
+final class Traffic {
+
+  /** The stream of one scenario. */
+  record Spec(int customers, int orders, double hotShare, double poisonShare, long seed) {}
+
+  /** What was sent: the plan's summary, the extra invalid messages and every publish counted. */
+  record Sent(FeedSummary summary, int extraInvalid, long published, long republished) {
+
+    /** Messages every order-consuming queue must dead-letter: the plan's bad ones and the extra. */
+    int badPerOrderQueue() {
+      return summary.poisonMessages() + summary.invalidMessages() + extraInvalid;
+    }
+  }
+
+  private static final int CHUNKS = 20;
+
+  private final Options.Broker broker;
+  private final ChaosDb db;
+  private final AtomicLong published = new AtomicLong();
+  private final AtomicLong republished = new AtomicLong();
+
+  Traffic(Options.Broker broker, ChaosDb db) {
+    this.broker = broker;
+    this.db = db;
+  }
+
+  static FeedPlan plan(Spec spec) {
+    return FeedPlan.build(
+        spec.customers(), spec.orders(), 100, spec.seed(), Instant.now(), spec.hotShare());
+  }
+
+  /**
+   * Publishes phase 1 over {@code spread}, waits (at most {@code timeout}) until every order is
+   * credited, runs {@code betweenPhases}, then publishes the redemptions.
+   */
+  Sent run(Spec spec, Duration spread, Duration timeout, Runnable betweenPhases) throws Exception {
+    FeedPlan plan = plan(spec);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<Outgoing> middle = new ArrayList<>(plan.stream());
+    List<Outgoing> extra = invalid(spec, plan.summary().uniqueOrders());
+    middle.addAll(extra);
+    Collections.shuffle(middle, new Random(spec.seed()));
+
+    publish(plan.opening(), deadline, false);
+    int chunk = Math.max(1, (middle.size() + CHUNKS - 1) / CHUNKS);
+    long pause = spread.toMillis() / CHUNKS;
+    for (int from = 0; from < middle.size(); from += chunk) {
+      publish(middle.subList(from, Math.min(middle.size(), from + chunk)), deadline, false);
+      Thread.sleep(pause);
+    }
+    publish(plan.twins(), deadline, true);
+    publish(plan.closing(), deadline, false);
+    awaitCredited(plan.summary().uniqueOrders(), deadline);
+    betweenPhases.run();
+    publish(plan.redemptions(), deadline, false);
+    return new Sent(plan.summary(), extra.size(), published.get(), republished.get());
+  }
+
+  /** Extra invalid messages on order.completed, half not JSON, half with a negative amount. */
+  static List<Outgoing> invalid(Spec spec, int orders) {
+    int count = (int) Math.round(spec.poisonShare() * orders / (1 - spec.poisonShare()));
+    Random rnd = new Random(spec.seed() ^ 0x5eed);
+    List<Outgoing> bad = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      byte[] body =
+          i % 2 == 0
+              ? ("not JSON: chaos poison #" + i).getBytes(StandardCharsets.UTF_8)
+              : EventCodec.encode(
+                  new OrderCompleted(
+                      new UUID(rnd.nextLong(), rnd.nextLong()),
+                      String.format("ord-bad-%05d", i),
+                      "cust-0001",
+                      "x@example.com",
+                      -100 - i,
+                      "EUR",
+                      Instant.now()));
+      bad.add(new Outgoing("order.completed", body));
+    }
+    return bad;
+  }
+
+  private void publish(List<Outgoing> messages, long deadline, boolean twice) throws Exception {
+    if (messages.isEmpty()) {
+      return;
+    }
+    Exception last = null;
+    for (int attempt = 0; System.nanoTime() < deadline; attempt++) {
+      try (Publisher publisher = new Publisher(broker)) {
+        if (twice) {
+          publisher.publishTwice(messages);
+        } else {
+          publisher.publish(messages);
+        }
+        published.addAndGet((long) messages.size() * (twice ? 2 : 1));
+        if (attempt > 0) {
+          republished.addAndGet(messages.size());
+        }
+        return;
+      } catch (Exception e) {
+        last = e;
+        Thread.sleep(500);
+      }
+    }
+    throw new IllegalStateException("the broker did not confirm a chunk before the deadline", last);
+  }
+
+  private void awaitCredited(int orders, long deadline) throws Exception {
+    while (System.nanoTime() < deadline) {
+      try {
+        Map<String, Long> figures = db.figures();
+        if (figures.getOrDefault("credited", 0L) >= orders) {
+          return;
+        }
+      } catch (java.sql.SQLException e) {
+        // the database is down in this scenario: ask again
+      }
+      Thread.sleep(250);
+    }
+    throw new IllegalStateException("loyalty did not credit all " + orders + " orders in time");
+  }
+}

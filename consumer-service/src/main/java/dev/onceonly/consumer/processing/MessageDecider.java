@@ -150,21 +150,21 @@ public class MessageDecider {
                 + "); fix the producer's clock and publish it again");
         return Outcome.REJECTED;
       case STALE:
-        if (effect.needsClaim()) {
-          rejections.record(
-              consumer,
-              event.messageKey(),
-              "stale",
-              "event of "
-                  + event.occurredAt()
-                  + " is older than the claim window ("
-                  + windows.claimWindow()
-                  + ") plus the replay horizon ("
-                  + windows.replayHorizon()
-                  + "): the keys that would stop a second effect may be gone");
-          return Outcome.REJECTED;
-        }
-        return apply(effect, s, false);
+        // Whatever its kind (ARCHITECTURE.md §9): beyond window + horizon an event is rejected,
+        // never applied and never a failed batch. A profile takes no claim, yet a version dated
+        // before the horizon, or before any calendar PostgreSQL knows, is no more to be trusted.
+        rejections.record(
+            consumer,
+            event.messageKey(),
+            "stale",
+            "event of "
+                + event.occurredAt()
+                + " is older than the claim window ("
+                + windows.claimWindow()
+                + ") plus the replay horizon ("
+                + windows.replayHorizon()
+                + "): the keys that would stop a second effect may be gone");
+        return Outcome.REJECTED;
       default:
         return apply(effect, s, false);
     }

@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.notNullValue;
 
 import dev.onceonly.consumer.processing.IdempotentProcessor;
 import dev.onceonly.model.OrderCompleted;
@@ -17,6 +18,8 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /** The consumer's REST contract (ARCHITECTURE.md §8) and its problem answers. */
@@ -76,6 +79,33 @@ class ApiTest {
         .then()
         .statusCode(200)
         .body("messageKey", hasItem(original.messageKey()));
+  }
+
+  @Test
+  void aFutureDatedEventIsListedAsAFutureRejection() {
+    OrderCompleted now = order(unique("o"), unique("c"), 1_000);
+    OrderCompleted ahead =
+        new OrderCompleted(
+            now.eventId(),
+            now.orderId(),
+            now.customerId(),
+            now.customerEmail(),
+            now.totalCents(),
+            now.currency(),
+            Instant.now().plus(Duration.ofDays(2)));
+    processor.process(ConsumerName.LOYALTY, decoded(ahead), json(ahead));
+
+    String found = "find { it.messageKey == '" + ahead.messageKey() + "' }";
+    Api.viewer()
+        .queryParam("consumer", "loyalty")
+        .get("/rejections")
+        .then()
+        .statusCode(200)
+        .contentType("application/json")
+        .body(found + ".consumer", equalTo("loyalty"))
+        .body(found + ".reason", equalTo("future"))
+        .body(found + ".detail", containsString(ahead.occurredAt().toString()))
+        .body(found + ".rejectedAt", notNullValue());
   }
 
   @Test

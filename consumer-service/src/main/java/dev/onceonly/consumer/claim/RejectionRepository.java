@@ -10,11 +10,25 @@ import java.util.List;
 @ApplicationScoped
 public class RejectionRepository {
 
+  /**
+   * One row per key; the first rejection stays, with one exception: a balance rejection supersedes
+   * a date rejection ({@code future}, {@code stale}) of the same key. A date rejection refuses one
+   * copy by its date and decides nothing about the key, but a balance rejection decides the
+   * redemption: {@link #rejectedForBalance} is what makes a later copy dated another day a conflict
+   * instead of a debit (ARCHITECTURE.md §9, "Uniqueness across partitions"), so it must never be
+   * hidden behind a date rejection. The superseded rejection's reason and detail are kept at the
+   * end of the new detail; a date rejection after a balance rejection changes nothing.
+   */
   static final String SQL_INSERT =
       """
-      INSERT INTO loyalty.rejections (consumer, message_key, reason, detail)
+      INSERT INTO loyalty.rejections AS r (consumer, message_key, reason, detail)
       VALUES (?, ?, ?, ?)
-      ON CONFLICT (consumer, message_key) DO NOTHING
+      ON CONFLICT (consumer, message_key) DO UPDATE
+         SET reason = EXCLUDED.reason,
+             detail = EXCLUDED.detail || ' (supersedes an earlier ' || r.reason
+                      || ' rejection of the key: ' || r.detail || ')',
+             rejected_at = now()
+       WHERE EXCLUDED.reason = 'insufficient_balance' AND r.reason IN ('future', 'stale')
       """;
 
   /** The reason a redemption the balance did not cover is rejected with. */

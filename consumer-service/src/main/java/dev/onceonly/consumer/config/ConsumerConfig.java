@@ -105,18 +105,24 @@ public interface ConsumerConfig {
 
     /**
      * How far ahead of this service's clock an event may be dated ({@code CLAIM_MAX_FUTURE_SKEW}).
-     * One dated later is not applied and leaves no claim: it is rejected as {@code future}.
+     * One dated later is not applied and leaves no claim: it is rejected as {@code future}. At most
+     * {@code partitions-ahead} days minus {@code retention-interval} (6d23h by default), so that
+     * every event accepted finds its day's claim partition ({@link ClaimSettingsCheck}).
      */
     @WithDefault("1h")
     Duration maxFutureSkew();
 
-    /** Daily claim partitions kept ready ahead of today. */
+    /**
+     * Daily claim partitions kept ready ahead of today. {@code max-future-skew} plus {@code
+     * retention-interval} must fit within these days, or the service refuses to start ({@link
+     * ClaimSettingsCheck}).
+     */
     @WithDefault("7")
     int partitionsAhead();
 
     /** How often partitions are created ahead and dropped beyond the window ({@code 1h}). */
     @WithDefault("1h")
-    String retentionInterval();
+    Duration retentionInterval();
 
     /** Delay of the first partition run after start (one runs at start as well). */
     @WithDefault("1m")

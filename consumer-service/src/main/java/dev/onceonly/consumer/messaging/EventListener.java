@@ -2,6 +2,7 @@ package dev.onceonly.consumer.messaging;
 
 import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.consumer.Outcome;
+import dev.onceonly.consumer.TraceLogging;
 import dev.onceonly.consumer.metrics.ConsumerMetrics;
 import dev.onceonly.consumer.processing.GroupCommit;
 import dev.onceonly.consumer.processing.Submission;
@@ -90,7 +91,7 @@ public class EventListener {
             "consumer " + consumer.value() + " does not handle " + meta.getRoutingKey());
       }
     } catch (InvalidEventException e) {
-      try (MessageTracing.LogScope mdc = MessageTracing.logging(delivery.span())) {
+      try (TraceLogging.LogScope mdc = MessageTracing.logging(delivery.span())) {
         LOG.warnf(
             "dead-lettering invalid message on %s (routing key %s): %s",
             consumer.value(), meta.getRoutingKey(), e.getMessage());
@@ -115,7 +116,7 @@ public class EventListener {
               Outcome outcome = decision.outcome();
               metrics.outcome(consumer, outcome, Duration.ofNanos(System.nanoTime() - started));
               if (outcome == Outcome.CONFLICT) {
-                try (MessageTracing.LogScope mdc = MessageTracing.logging(delivery.span())) {
+                try (TraceLogging.LogScope mdc = MessageTracing.logging(delivery.span())) {
                   LOG.warnf("%s: conflicting payload for %s quarantined", consumer.value(), key);
                 }
               }
@@ -127,14 +128,14 @@ public class EventListener {
   private CompletionStage<Void> failed(Delivery delivery, String key, RuntimeException e) {
     ConsumerName consumer = delivery.consumer();
     if (TransientFailures.isTransient(e) && !delivery.meta().isRedeliver()) {
-      try (MessageTracing.LogScope mdc = MessageTracing.logging(delivery.span())) {
+      try (TraceLogging.LogScope mdc = MessageTracing.logging(delivery.span())) {
         LOG.warnf(e, "%s: %s failed for a transient reason, requeued once", consumer.value(), key);
       }
       metrics.requeued(consumer);
       MessageTracing.failed(delivery.span(), "requeued", e);
       return delivery.message().nack(e, Metadata.of(new RabbitMQRejectMetadata(true)));
     }
-    try (MessageTracing.LogScope mdc = MessageTracing.logging(delivery.span())) {
+    try (TraceLogging.LogScope mdc = MessageTracing.logging(delivery.span())) {
       LOG.errorf(e, "%s: %s failed, dead-lettering", consumer.value(), key);
     }
     return deadLetter(delivery, "transient", String.valueOf(e), e);

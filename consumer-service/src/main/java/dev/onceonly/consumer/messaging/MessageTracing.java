@@ -2,21 +2,19 @@ package dev.onceonly.consumer.messaging;
 
 import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.consumer.Outcome;
+import dev.onceonly.consumer.TraceLogging;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jboss.logging.MDC;
 
 /**
  * The span of one message, from the broker to its commit: it continues the producer's W3C trace
@@ -31,11 +29,6 @@ public class MessageTracing {
   public static final AttributeKey<String> MESSAGE_KEY =
       AttributeKey.stringKey("onceonly.message_key");
   public static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("onceonly.outcome");
-
-  /** The logging MDC fields of the current trace, named as Quarkus names them. */
-  public static final String TRACE_ID = "traceId";
-
-  public static final String SPAN_ID = "spanId";
 
   /** Reads trace headers from AMQP headers, whatever type the client decoded them to. */
   private static final TextMapGetter<Map<String, Object>> HEADERS =
@@ -83,29 +76,10 @@ public class MessageTracing {
 
   /**
    * Makes the message's span current for the lines logged in a try-with-resources block, with its
-   * {@code traceId} and {@code spanId} in the logging MDC: JSON log lines carry them as fields
-   * (Quarkus fills the MDC on its own event loops only, not on the committer threads).
+   * {@code traceId} and {@code spanId} in the logging MDC ({@link TraceLogging}).
    */
-  public static LogScope logging(Span span) {
-    Scope scope = span.makeCurrent();
-    SpanContext context = span.getSpanContext();
-    if (!context.isValid()) {
-      return scope::close;
-    }
-    MDC.put(TRACE_ID, context.getTraceId());
-    MDC.put(SPAN_ID, context.getSpanId());
-    return () -> {
-      MDC.remove(TRACE_ID);
-      MDC.remove(SPAN_ID);
-      scope.close();
-    };
-  }
-
-  /** A scope that closes without a checked exception. */
-  @FunctionalInterface
-  public interface LogScope extends AutoCloseable {
-    @Override
-    void close();
+  public static TraceLogging.LogScope logging(Span span) {
+    return TraceLogging.open(Context.root().with(span));
   }
 
   /** Ends the span of a message decided (and committed) with {@code outcome}. */

@@ -15,7 +15,8 @@ import java.time.ZoneOffset;
  *       days before): claimed in that day's partition.
  *   <li>{@link Window#NATURAL_KEYS}: older, but within {@code replayHorizon} before the window:
  *       decided by the permanent natural keys alone (applied once if it never was).
- *   <li>{@link Window#STALE}: older still. Rejected: outbox keys may be gone by then.
+ *   <li>{@link Window#STALE}: older still. Rejected, whatever the consumer (profiles too, though
+ *       they take no claim): outbox keys may be gone by then.
  * </ul>
  *
  * Every comparison is made on instants before any date is computed, so that no date, however absurd

@@ -2,6 +2,7 @@ package dev.onceonly.consumer.processing;
 
 import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.consumer.Outcome;
+import dev.onceonly.consumer.TraceLogging;
 import dev.onceonly.model.DecodedEvent;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -35,13 +36,16 @@ public class IdempotentProcessor {
     return process(new Submission(consumer, decoded, payload));
   }
 
+  /** In the message's trace, so that what its retries log carries it too. */
   private Outcome process(Submission submission) {
     decider.effectOf(submission.consumer(), submission.decoded());
-    return retry.run(
-        submission.decoded().event().messageKey(),
-        () ->
-            QuarkusTransaction.requiringNew()
-                .call(() -> decider.decide(submission, Instant.now())));
+    try (TraceLogging.LogScope logging = TraceLogging.open(submission.trace())) {
+      return retry.run(
+          submission.decoded().event().messageKey(),
+          () ->
+              QuarkusTransaction.requiringNew()
+                  .call(() -> decider.decide(submission, Instant.now())));
+    }
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.onceonly.consumer.processing;
 
 import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.consumer.Outcome;
+import dev.onceonly.consumer.TraceLogging;
 import dev.onceonly.consumer.claim.ClaimRepository;
 import dev.onceonly.consumer.claim.ClaimResult;
 import dev.onceonly.consumer.claim.ConflictRepository;
@@ -10,7 +11,6 @@ import dev.onceonly.consumer.config.ConsumerConfig;
 import dev.onceonly.consumer.processing.EventWindows.Window;
 import dev.onceonly.model.DecodedEvent;
 import dev.onceonly.model.LoyaltyEvent;
-import io.opentelemetry.context.Scope;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import java.sql.SQLException;
@@ -67,19 +67,24 @@ public class MessageDecider {
     return effect;
   }
 
-  /** Decides one message in the caller's transaction. */
+  /**
+   * Decides one message in the caller's transaction, in its trace: the outbox rows its effect
+   * writes carry that trace, and every line logged meanwhile its ids ({@link TraceLogging}).
+   */
   Outcome decide(Submission s, Instant now) throws SQLException {
-    MessageEffect effect = effectOf(s.consumer(), s.decoded());
-    Window window = windows.of(s.decoded().event().occurredAt(), now);
-    if (window != Window.CLAIM || !effect.needsClaim()) {
-      return withoutClaim(effect, s, window, now);
+    try (TraceLogging.LogScope logging = TraceLogging.open(s.trace())) {
+      MessageEffect effect = effectOf(s.consumer(), s.decoded());
+      Window window = windows.of(s.decoded().event().occurredAt(), now);
+      if (window != Window.CLAIM || !effect.needsClaim()) {
+        return withoutClaim(effect, s, window, now);
+      }
+      LoyaltyEvent event = s.decoded().event();
+      LocalDate day = EventWindows.day(event.occurredAt());
+      ClaimResult claim =
+          claims.claim(
+              effect.consumer().value(), event.messageKey(), s.decoded().payloadSha256(), day);
+      return afterClaim(effect, s, claim, day);
     }
-    LoyaltyEvent event = s.decoded().event();
-    LocalDate day = EventWindows.day(event.occurredAt());
-    ClaimResult claim =
-        claims.claim(
-            effect.consumer().value(), event.messageKey(), s.decoded().payloadSha256(), day);
-    return afterClaim(effect, s, claim, day);
   }
 
   /**
@@ -108,15 +113,19 @@ public class MessageDecider {
     }
     for (Submission s : ordered) {
       ClaimResult claim = claimed.get(s);
-      outcomes.put(
-          s,
-          claim == null
-              ? decide(s, now)
-              : afterClaim(
-                  effectOf(s.consumer(), s.decoded()),
-                  s,
-                  claim,
-                  EventWindows.day(s.decoded().event().occurredAt())));
+      if (claim == null) {
+        outcomes.put(s, decide(s, now));
+        continue;
+      }
+      try (TraceLogging.LogScope logging = TraceLogging.open(s.trace())) {
+        outcomes.put(
+            s,
+            afterClaim(
+                effectOf(s.consumer(), s.decoded()),
+                s,
+                claim,
+                EventWindows.day(s.decoded().event().occurredAt())));
+      }
     }
     return outcomes;
   }
@@ -150,32 +159,33 @@ public class MessageDecider {
                 + "); fix the producer's clock and publish it again");
         return Outcome.REJECTED;
       case STALE:
-        if (effect.needsClaim()) {
-          rejections.record(
-              consumer,
-              event.messageKey(),
-              "stale",
-              "event of "
-                  + event.occurredAt()
-                  + " is older than the claim window ("
-                  + windows.claimWindow()
-                  + ") plus the replay horizon ("
-                  + windows.replayHorizon()
-                  + "): the keys that would stop a second effect may be gone");
-          return Outcome.REJECTED;
-        }
-        return apply(effect, s, false);
+        // Whatever its kind (ARCHITECTURE.md §9): beyond window + horizon an event is rejected,
+        // never applied and never a failed batch. A profile takes no claim, yet a version dated
+        // before the horizon, or before any calendar PostgreSQL knows, is no more to be trusted.
+        rejections.record(
+            consumer,
+            event.messageKey(),
+            "stale",
+            "event of "
+                + event.occurredAt()
+                + " is older than the claim window ("
+                + windows.claimWindow()
+                + ") plus the replay horizon ("
+                + windows.replayHorizon()
+                + "): the keys that would stop a second effect may be gone");
+        return Outcome.REJECTED;
       default:
         return apply(effect, s, false);
     }
   }
 
-  /** Applies the effect within the message's trace: the outbox rows it writes carry that trace. */
+  /**
+   * Applies the effect; the caller holds the message's trace ({@link TraceLogging}), so the outbox
+   * rows it writes carry that trace.
+   */
   private static Outcome apply(MessageEffect effect, Submission s, boolean claimedNow)
       throws SQLException {
-    try (Scope scope = s.trace().makeCurrent()) {
-      return effect.apply(s.decoded().event(), claimedNow);
-    }
+    return effect.apply(s.decoded().event(), claimedNow);
   }
 
   /** The effect when the claim took; otherwise a duplicate, or a conflict quarantined. */

@@ -24,9 +24,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code GET /conflicts} shows a quarantined payload as the relay shows an outbox payload: the
- * fields of {@code onceonly.api.redact-fields} (here {@code customerEmail}) read {@code "***"},
- * everything else as received, and the stored row keeps the original.
+ * {@code GET /conflicts} shows a quarantined payload, and {@code GET /rejections} a detail that is
+ * a payload, as the relay shows an outbox payload: the fields of {@code onceonly.api.redact-fields}
+ * (here {@code customerEmail}, {@code email}) read {@code "***"}, everything else as received, and
+ * the stored row keeps the original.
  */
 @QuarkusTest
 @QuarkusTestResource(
@@ -37,6 +38,41 @@ class StoredPayloadRedactionTest {
 
   @Inject IdempotentProcessor processor;
   @Inject Db db;
+
+  @Test
+  void rejectionDetailsHidePersonalFieldsWhileTheStoredRowKeepsThem() throws Exception {
+    String key = "order-completed:" + unique("o");
+    String email = unique("someone") + "@example.com";
+    // A detail that is a stored payload, written as the rejection's row holds it.
+    db.execute(
+        "INSERT INTO loyalty.rejections (consumer, message_key, reason, detail) VALUES ('loyalty', '"
+            + key
+            + "', 'stale', '{\"customerEmail\":\""
+            + email
+            + "\",\"nested\":{\"EMAIL\":\""
+            + email
+            + "\"},\"totalCents\":4200}')");
+
+    List<Map<String, Object>> rejections =
+        Api.viewer()
+            .queryParam("consumer", "loyalty")
+            .get("/rejections")
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath()
+            .getList("findAll { it.messageKey == '" + key + "' }");
+
+    assertThat(rejections).hasSize(1);
+    assertThat(rejections.get(0).get("reason")).isEqualTo("stale");
+    JsonNode shown = new ObjectMapper().readTree((String) rejections.get(0).get("detail"));
+    assertThat(shown.path("customerEmail").asText()).isEqualTo("***");
+    assertThat(shown.path("nested").path("EMAIL").asText()).isEqualTo("***");
+    assertThat(shown.path("totalCents").asLong()).isEqualTo(4200);
+    assertThat(rejections.get(0).toString()).doesNotContain(email);
+    assertThat(db.string("SELECT detail FROM loyalty.rejections WHERE message_key = ?", key))
+        .contains(email);
+  }
 
   @Test
   void conflictPayloadsHidePersonalFieldsWhileTheStoredRowKeepsThem() throws Exception {

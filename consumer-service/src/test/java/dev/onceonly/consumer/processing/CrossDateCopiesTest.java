@@ -7,7 +7,10 @@ import static dev.onceonly.consumer.TestEvents.redemption;
 import static dev.onceonly.consumer.TestEvents.unique;
 import static dev.onceonly.consumer.processing.OldAndFutureEventsTest.dated;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 
+import dev.onceonly.consumer.Api;
 import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.consumer.Db;
 import dev.onceonly.consumer.Outcome;
@@ -110,6 +113,55 @@ class CrossDateCopiesTest {
     assertThat(outboxRows(today)).isZero();
   }
 
+  @Test
+  void aBalanceRejectionAfterAFutureOneOfTheSameKeyStillQuarantinesALaterCopy() {
+    String customer = unique("c");
+    RewardRedeemed today = redemption(unique("r"), customer, 30);
+
+    assertThat(process(ConsumerName.LOYALTY, dated(today, Duration.ofHours(-3))))
+        .as("first copy: dated ahead")
+        .isEqualTo(Outcome.REJECTED);
+    assertThat(rejection(today)).containsExactly("future");
+    assertThat(process(ConsumerName.LOYALTY, today))
+        .as("second copy, dated today: the balance does not cover it")
+        .isEqualTo(Outcome.REJECTED);
+    assertThat(rejection(today))
+        .as("the balance rejection supersedes the date rejection of the key")
+        .containsExactly("insufficient_balance");
+    assertThat(process(ConsumerName.LOYALTY, order(unique("o"), customer, 10_000)))
+        .isEqualTo(Outcome.APPLIED);
+    assertThat(process(ConsumerName.LOYALTY, dated(today, ONE_DAY)))
+        .as("third copy, dated yesterday: covered now, but a copy of a decided redemption")
+        .isEqualTo(Outcome.CONFLICT);
+
+    assertThat(db.balance(customer)).isEqualTo(100);
+    assertThat(outboxRows(today)).as("no payout").isZero();
+    assertThat(conflicts(today)).isEqualTo(1);
+    Api.viewer()
+        .queryParam("consumer", "loyalty")
+        .get("/rejections")
+        .then()
+        .statusCode(200)
+        .body(
+            "find { it.messageKey == '" + today.messageKey() + "' }.reason",
+            equalTo("insufficient_balance"))
+        .body(
+            "find { it.messageKey == '" + today.messageKey() + "' }.detail",
+            containsString("future"));
+  }
+
+  @Test
+  void aDateRejectionNeverHidesABalanceRejection() {
+    String customer = unique("c");
+    RewardRedeemed today = redemption(unique("r"), customer, 30);
+
+    assertThat(process(ConsumerName.LOYALTY, today)).isEqualTo(Outcome.REJECTED);
+    assertThat(process(ConsumerName.LOYALTY, dated(today, Duration.ofHours(-3))))
+        .isEqualTo(Outcome.REJECTED);
+
+    assertThat(rejection(today)).containsExactly("insufficient_balance");
+  }
+
   private Outcome race(CyclicBarrier start, OrderCompleted copy) {
     try {
       start.await(10, TimeUnit.SECONDS);
@@ -127,6 +179,14 @@ class CrossDateCopiesTest {
     return db.count(
         "SELECT count(*) FROM loyalty.processed_messages WHERE message_key = ?",
         event.messageKey());
+  }
+
+  private List<String> rejection(LoyaltyEvent event) {
+    String reason =
+        db.string(
+            "SELECT string_agg(reason, ',') FROM loyalty.rejections WHERE message_key = ?",
+            event.messageKey());
+    return reason == null ? List.of() : List.of(reason.split(","));
   }
 
   private long conflicts(LoyaltyEvent event) {

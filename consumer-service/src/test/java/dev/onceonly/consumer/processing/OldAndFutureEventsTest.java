@@ -153,6 +153,47 @@ class OldAndFutureEventsTest {
     assertThat(db.balance(customer)).isEqualTo(-1);
   }
 
+  @Test
+  void everyEventBeyondTheHorizonIsStaleWhateverItsKindAndItsBatchStillCommits() {
+    String customer = unique("c");
+    // Year -5000 is a date PostgreSQL cannot store; year 0001 one it can. Profiles take no claim,
+    // yet beyond the horizon they are refused like the rest (ARCHITECTURE.md §9).
+    CustomerProfileChanged prehistoric =
+        at(
+            dev.onceonly.consumer.TestEvents.profile(customer, 5, "gold"),
+            Instant.parse("-5000-01-01T00:00:00Z"));
+    CustomerProfileChanged yearOne =
+        at(
+            dev.onceonly.consumer.TestEvents.profile(customer, 7, "platinum"),
+            Instant.parse("0001-01-01T00:00:00Z"));
+    OrderCompleted prehistoricOrder =
+        at(order(unique("o"), customer, 4_000), Instant.parse("-5000-01-01T00:00:00Z"));
+    OrderCompleted fine = order(unique("o"), customer, 2_000);
+
+    List<Decision> decisions =
+        processor.processAll(
+            List.of(
+                submission(ConsumerName.PROFILES, prehistoric),
+                submission(ConsumerName.PROFILES, yearOne),
+                submission(ConsumerName.LOYALTY, prehistoricOrder),
+                submission(ConsumerName.LOYALTY, fine)));
+
+    assertThat(decisions)
+        .extracting(Decision::outcomeOrThrow)
+        .containsExactly(Outcome.REJECTED, Outcome.REJECTED, Outcome.REJECTED, Outcome.APPLIED);
+    for (LoyaltyEvent event : List.of(prehistoric, yearOne, prehistoricOrder)) {
+      assertThat(reason(event)).as(event.messageKey()).isEqualTo("stale");
+      assertThat(claims(event)).as(event.messageKey()).isZero();
+    }
+    assertThat(
+            db.count(
+                "SELECT count(*) FROM loyalty.customer_profiles WHERE customer_id = ?", customer))
+        .as("no profile version applied")
+        .isZero();
+    assertThat(outboxRows(prehistoricOrder)).isZero();
+    assertThat(db.balance(customer)).as("only the order of today is credited").isEqualTo(20);
+  }
+
   private Outcome process(ConsumerName consumer, LoyaltyEvent event) {
     return processor.process(consumer, decoded(event), json(event));
   }

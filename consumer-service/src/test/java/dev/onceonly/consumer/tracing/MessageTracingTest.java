@@ -1,6 +1,7 @@
 package dev.onceonly.consumer.tracing;
 
 import static dev.onceonly.consumer.TestEvents.order;
+import static dev.onceonly.consumer.TestEvents.redemption;
 import static dev.onceonly.consumer.TestEvents.unique;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -10,7 +11,9 @@ import dev.onceonly.consumer.Broker;
 import dev.onceonly.consumer.Db;
 import dev.onceonly.model.EventCodec;
 import dev.onceonly.model.EventType;
+import dev.onceonly.model.LoyaltyEvent;
 import dev.onceonly.model.OrderCompleted;
+import dev.onceonly.model.RewardRedeemed;
 import dev.onceonly.testsupport.PostgresResource;
 import dev.onceonly.testsupport.RabbitMqResource;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
@@ -25,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
+import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
@@ -32,7 +36,9 @@ import org.junit.jupiter.api.Test;
 /**
  * With tracing on, one message's span continues the producer's trace from its AMQP headers, says
  * its key and outcome, and its outbox row carries that span's context on to the relay; a
- * duplicate's span says {@code duplicate}; log lines logged for a message carry its trace and span.
+ * duplicate's span says {@code duplicate}; a redemption's payout row carries its trace as the
+ * receipt row does; log lines logged for a message, by the listener or inside its claim transaction
+ * on a committer thread, carry its trace and span.
  */
 @QuarkusTest
 @TestProfile(TracingProfile.class)
@@ -85,22 +91,7 @@ class MessageTracingTest {
   @Test
   void logLinesOfAMessageCarryItsTraceAndSpan() throws Exception {
     List<ExtLogRecord> records = new CopyOnWriteArrayList<>();
-    Handler capture =
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            if (record instanceof ExtLogRecord ext) {
-              ext.copyMdc(); // the MDC as it is on the logging thread, now
-              records.add(ext);
-            }
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
+    Handler capture = capturing(records);
     org.jboss.logmanager.Logger logger =
         org.jboss.logmanager.Logger.getLogger("dev.onceonly.consumer.messaging.EventListener");
     logger.addHandler(capture);
@@ -128,6 +119,79 @@ class MessageTracingTest {
     }
   }
 
+  @Test
+  void aRedemptionsPayoutRowCarriesItsMessagesTrace() throws Exception {
+    String customer = unique("c");
+    OrderCompleted order = order(unique("o"), customer, 10_000);
+    publish(order, null);
+    awaitSpan("claim loyalty", order.messageKey(), "applied");
+    String traceId = "5af7183fb1d4cf5f" + unique("").substring(1, 9).replace("-", "0") + "00000001";
+    RewardRedeemed redemption = redemption(unique("r"), customer, 30);
+
+    publish(redemption, "00-" + traceId + "-b7ad6b7169203331-01");
+
+    SpanData span = awaitSpan("claim loyalty", redemption.messageKey(), "applied");
+    assertThat(span.getTraceId()).isEqualTo(traceId);
+    assertThat(outboxTraceparent(redemption))
+        .as("the payout row carries the redemption span's context")
+        .isEqualTo("00-" + traceId + "-" + span.getSpanId() + "-01");
+    assertThat(
+            db.string(
+                "SELECT kind FROM outbox.outbox WHERE source_message_key = ?",
+                redemption.messageKey()))
+        .isEqualTo("issue_payout");
+  }
+
+  @Test
+  void logLinesOfTheClaimTransactionCarryTheMessagesTraceAndSpan() throws Exception {
+    List<ExtLogRecord> records = new CopyOnWriteArrayList<>();
+    Handler capture = capturing(records);
+    List<org.jboss.logmanager.Logger> loggers =
+        List.of(
+            org.jboss.logmanager.Logger.getLogger(
+                "dev.onceonly.consumer.processing.MessageDecider"),
+            org.jboss.logmanager.Logger.getLogger("dev.onceonly.consumer.loyalty.LoyaltyEffect"));
+    List<Level> levels = loggers.stream().map(java.util.logging.Logger::getLevel).toList();
+    loggers.forEach(
+        l -> {
+          l.addHandler(capture);
+          l.setLevel(Level.FINE); // LoyaltyEffect's natural-key line is a debug line
+        });
+    try {
+      OrderCompleted order = order(unique("o"), unique("c"), 1_000);
+      publish(order, null);
+      awaitSpan("claim loyalty", order.messageKey(), "applied");
+      // Its claim expires (as after the claim window); a copy then claims anew and the ledger's
+      // natural key catches it, on the committer's thread, with a warning.
+      db.execute(
+          "DELETE FROM loyalty.processed_messages WHERE consumer = 'loyalty' AND message_key = '"
+              + order.messageKey()
+              + "'");
+      publish(order, null);
+
+      SpanData duplicate = awaitSpan("claim loyalty", order.messageKey(), "duplicate");
+      for (String line : List.of("its claim has expired", "ledger already credits")) {
+        await()
+            .atMost(PATIENCE)
+            .untilAsserted(
+                () ->
+                    assertThat(records)
+                        .filteredOn(r -> r.getFormattedMessage().contains(order.messageKey()))
+                        .anySatisfy(
+                            r -> {
+                              assertThat(r.getFormattedMessage()).contains(line);
+                              assertThat(r.getMdc("traceId")).isEqualTo(duplicate.getTraceId());
+                              assertThat(r.getMdc("spanId")).isEqualTo(duplicate.getSpanId());
+                            }));
+      }
+    } finally {
+      for (int i = 0; i < loggers.size(); i++) {
+        loggers.get(i).removeHandler(capture);
+        loggers.get(i).setLevel(levels.get(i));
+      }
+    }
+  }
+
   private SpanData awaitSpan(String name, String messageKey, String outcome) {
     return await()
         .atMost(PATIENCE)
@@ -142,6 +206,25 @@ class MessageTracingTest {
             span -> span != null);
   }
 
+  /** A handler that keeps every record with the MDC of the thread that logged it. */
+  private static Handler capturing(List<ExtLogRecord> records) {
+    return new Handler() {
+      @Override
+      public void publish(LogRecord record) {
+        if (record instanceof ExtLogRecord ext) {
+          ext.copyMdc(); // the MDC as it is on the logging thread, now
+          records.add(ext);
+        }
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+  }
+
   private static String attribute(SpanData span, String key) {
     return span.getAttributes().asMap().entrySet().stream()
         .filter(e -> e.getKey().getKey().equals(key))
@@ -150,7 +233,7 @@ class MessageTracingTest {
         .orElse(null);
   }
 
-  private String outboxTraceparent(OrderCompleted order) {
+  private String outboxTraceparent(LoyaltyEvent order) {
     await()
         .pollInSameThread()
         .atMost(PATIENCE)
@@ -164,7 +247,7 @@ class MessageTracingTest {
         "SELECT trace_parent FROM outbox.outbox WHERE source_message_key = ?", order.messageKey());
   }
 
-  private static void publish(OrderCompleted order, String traceparent) throws Exception {
+  private static void publish(LoyaltyEvent order, String traceparent) throws Exception {
     try (Broker broker = Broker.connect()) {
       AMQP.BasicProperties props =
           new AMQP.BasicProperties.Builder()

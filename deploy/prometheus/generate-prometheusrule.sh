@@ -2,7 +2,8 @@
 # Writes prometheusrule.yaml, the PrometheusRule that deploy/k8s applies, from onceonly-rules.yml:
 # kustomize cannot embed a file into a custom resource's spec, so the rules are copied here, under
 # spec:, unchanged. Run it after every change to onceonly-rules.yml; the build
-# (deploy/k8s/verify, PrometheusRuleTest) fails while the two differ.
+# (deploy/k8s/verify, MonitoringAsCodeTest#theAppliedPrometheusRuleIsTheRulesFile) fails while the
+# two differ.
 set -euo pipefail
 cd "$(dirname "$0")"
 {

@@ -5,16 +5,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.onceonly.model.IdempotencyKeys;
+import dev.onceonly.model.OrderCompleted;
+import dev.onceonly.model.OutboxKind;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -182,6 +190,8 @@ class ManifestsRunIT {
         relayNames.addAll(Pods.exported(relayB));
         assertUsedMetricsExported(consumerNames, relayNames);
 
+        assertOneMessageIsFollowedFromTheBrokerToTheProvider(stream, relayB, sandboxUrl);
+
         for (PodProcess pod : List.of(consumerB, relayB)) {
           assertStoppedByItself(
               pod, stopLater(pod, pod.pod.startsWith("consumer") ? consumer : relay).get());
@@ -194,29 +204,72 @@ class ManifestsRunIT {
 
   @Test
   void aMissingSecretKeyOrVariableStopsThePodAtOnceNamingIt() throws Exception {
-    // The kubelet: a Secret without a key the container names is refused before it starts.
-    Rendered incomplete = Rendered.overlay("dev");
-    JsonNode secret = incomplete.generated("Secret", "onceonly-secrets");
-    ((ObjectNode) secret.path("data")).remove("RABBITMQ_PASSWORD");
-    JsonNode consumer = incomplete.one("Deployment", "consumer-service");
-    assertThatThrownBy(() -> ContainerEnv.of(incomplete, ContainerEnv.onlyContainer(consumer)))
-        .hasMessageContaining("couldn't find key RABBITMQ_PASSWORD in Secret onceonly-secrets");
+    // The kubelet: a Secret without a key a container names is refused before it starts.
+    assertRefusedByTheKubelet("consumer-service", "RABBITMQ_PASSWORD");
+    assertRefusedByTheKubelet("outbox-relay", "OPERATOR_PASSWORD_HASH");
+    assertRefusedByTheKubelet("outbox-relay", "DB_PASSWORD");
 
-    // The service: started without the variable (e.g. an optional reference), it stops at once.
-    JsonNode deployed = dev.one("Deployment", "consumer-service");
-    Map<String, String> env =
-        overlay.environment(deployed, "consumer-service-nosecret", DevOverlay.freePorts(deployed));
-    env.remove("RABBITMQ_PASSWORD");
-    env.remove("DB_USER");
-    PodProcess pod = overlay.start(deployed, "consumer-service-nosecret", env);
-    try {
-      assertThat(pod.awaitExit(Duration.ofSeconds(30))).isNotZero();
-      assertThat(pod.output())
+    // The services: started without variables (e.g. optional references), they stop at once.
+    JsonNode consumer = dev.one("Deployment", "consumer-service");
+    Map<String, String> consumerEnv =
+        overlay.environment(consumer, "consumer-service-nosecret", DevOverlay.freePorts(consumer));
+    consumerEnv.remove("RABBITMQ_PASSWORD");
+    consumerEnv.remove("DB_USER");
+
+    JsonNode relay = dev.one("Deployment", "outbox-relay");
+    Map<String, String> relayEnv =
+        overlay.environment(relay, "outbox-relay-nosettings", DevOverlay.freePorts(relay));
+    relayEnv.remove("DB_USER");
+    relayEnv.remove("RECEIPTS_URL");
+
+    // The relay without the Secret's user hashes: nobody could use its API.
+    List<String> userVariables = new ArrayList<>();
+    for (JsonNode entry : ContainerEnv.onlyContainer(relay).path("env")) {
+      if (entry.path("valueFrom").path("secretKeyRef").path("key").asText().endsWith("_HASH")) {
+        userVariables.add(entry.path("name").asText());
+      }
+    }
+    assertThat(userVariables)
+        .containsExactlyInAnyOrder(
+            "QUARKUS_SECURITY_USERS_EMBEDDED_USERS_OPERATOR",
+            "QUARKUS_SECURITY_USERS_EMBEDDED_USERS_VIEWER");
+    Map<String, String> usersEnv =
+        overlay.environment(relay, "outbox-relay-nousers", DevOverlay.freePorts(relay));
+    userVariables.forEach(usersEnv::remove);
+
+    try (Pods pods = new Pods()) {
+      PodProcess consumerPod =
+          pods.add(overlay.start(consumer, "consumer-service-nosecret", consumerEnv));
+      PodProcess relayPod = pods.add(overlay.start(relay, "outbox-relay-nosettings", relayEnv));
+      PodProcess usersPod = pods.add(overlay.start(relay, "outbox-relay-nousers", usersEnv));
+
+      assertThat(consumerPod.awaitExit(Duration.ofSeconds(30))).as(consumerPod.tail()).isNotZero();
+      assertThat(consumerPod.output())
           .contains("RABBITMQ_PASSWORD", "DB_USER")
           .doesNotContain("Listening on");
-    } finally {
-      pod.kill();
+
+      assertThat(relayPod.awaitExit(Duration.ofSeconds(30))).as(relayPod.tail()).isNotZero();
+      assertThat(relayPod.output())
+          .contains("outbox-relay cannot start", "DB_USER", "RECEIPTS_URL (or PROVIDER_URL)")
+          .doesNotContain("Listening on");
+
+      assertThat(usersPod.awaitExit(Duration.ofSeconds(60))).as(usersPod.tail()).isNotZero();
+      assertThat(usersPod.output())
+          .contains("no credentials configured", "QUARKUS_SECURITY_USERS_EMBEDDED_USERS_<NAME>")
+          .doesNotContain("Listening on");
     }
+  }
+
+  /** As the kubelet: {@code deployment}'s container is not started without {@code key}. */
+  private static void assertRefusedByTheKubelet(String deployment, String key) {
+    Rendered incomplete = Rendered.overlay("dev");
+    JsonNode secret = incomplete.generated("Secret", "onceonly-secrets");
+    assertThat(secret.path("data").has(key)).as("dev Secret key " + key).isTrue();
+    ((ObjectNode) secret.path("data")).remove(key);
+    JsonNode container = ContainerEnv.onlyContainer(incomplete.one("Deployment", deployment));
+    assertThatThrownBy(() -> ContainerEnv.of(incomplete, container))
+        .as(deployment + " without " + key)
+        .hasMessageContaining("couldn't find key " + key + " in Secret onceonly-secrets");
   }
 
   private static void operatorsLogIn(PodProcess consumer, PodProcess relay) throws Exception {
@@ -273,16 +326,82 @@ class ManifestsRunIT {
         "%s stopped in %d ms (exit %d)%n", pod.pod, stop.took().toMillis(), stop.exitCode());
   }
 
-  /** Every metric the alerting rules and the dashboard query is exported (Prometheus' up aside). */
+  /**
+   * Every metric the alerting rules and the dashboard query is exported by the service its
+   * expression's job, or else its name's prefix, points at (MetricOwners); Prometheus' up aside.
+   */
   private static void assertUsedMetricsExported(Set<String> consumerNames, Set<String> relayNames) {
-    Set<String> exported = new TreeSet<>(consumerNames);
-    exported.addAll(relayNames);
-    Set<String> used = new TreeSet<>(PromQl.ofRules());
-    used.addAll(PromQl.ofDashboard());
-    used.remove("up");
-    assertThat(exported).as("metrics the rules and the dashboard use").containsAll(used);
+    assertThat(
+            MetricOwners.problems(
+                Map.of(MetricOwners.CONSUMER, consumerNames, MetricOwners.RELAY, relayNames)))
+        .as("metrics the rules and the dashboard use, by the service that must export them")
+        .isEmpty();
     assertThat(consumerNames).contains("onceonly_consumer_queue_messages");
     assertThat(relayNames)
         .contains("onceonly_relay_dead_total", "onceonly_relay_oldest_pending_age_seconds");
+  }
+
+  /**
+   * One order published with a producer's W3C {@code traceparent} (a trace id chosen here): its
+   * receipt row, as the relay's API shows it, and the provider's record of the call carry that
+   * trace id. Tracing export is off in the dev overlay, as by default: the context passes through
+   * the consumer's claim, the outbox row and the relay's call unchanged.
+   */
+  private static void assertOneMessageIsFollowedFromTheBrokerToTheProvider(
+      Stream stream, PodProcess relay, String sandboxUrl) throws Exception {
+    byte[] random = new byte[24];
+    new SecureRandom().nextBytes(random);
+    String traceId = HexFormat.of().formatHex(random, 0, 16);
+    String traceparent = "00-" + traceId + "-" + HexFormat.of().formatHex(random, 16, 24) + "-01";
+    OrderCompleted order =
+        new OrderCompleted(
+            UUID.randomUUID(),
+            stream.run + "-traced",
+            stream.run + "-traced-customer",
+            "traced@example.com",
+            4_200,
+            "EUR",
+            Instant.now());
+    stream.publishOne(order, Map.of("traceparent", traceparent));
+
+    // The receipts consumer's row for this message, by the key the relay's README describes.
+    String key = IdempotencyKeys.derive(OutboxKind.SEND_RECEIPT, "receipts", order.messageKey());
+    String relayUrl = "http://127.0.0.1:" + relay.port("http");
+    ObjectMapper json = new ObjectMapper();
+    JsonNode listed =
+        await()
+            .pollInSameThread()
+            .atMost(Duration.ofSeconds(60))
+            .until(
+                () -> {
+                  Http.Answer page =
+                      Http.get(relayUrl + "/outbox?idempotencyKey=" + key, "viewer", "viewer-dev");
+                  assertThat(page.status()).as(page.body()).isEqualTo(200);
+                  return json.readTree(page.body()).path("items").path(0);
+                },
+                row -> "delivered".equals(row.path("status").asText()));
+    Http.Answer one =
+        Http.get(relayUrl + "/outbox/" + listed.path("id").asLong(), "operator", "operator-dev");
+    assertThat(one.status()).as(one.body()).isEqualTo(200);
+    JsonNode detail = json.readTree(one.body());
+    assertThat(detail.path("row").path("sourceMessageKey").asText()).isEqualTo(order.messageKey());
+    assertThat(detail.path("row").path("traceId").asText())
+        .as("GET /outbox/{id}: the row's trace id")
+        .isEqualTo(traceId);
+    assertThat(detail.path("attempts").findValuesAsText("traceId"))
+        .as("GET /outbox/{id}: each attempt's trace id")
+        .isNotEmpty()
+        .allMatch(traceId::equals);
+
+    Http.Answer calls = Http.get(sandboxUrl + "/sandbox/calls/receipts/" + key);
+    assertThat(calls.status()).as(calls.body()).isEqualTo(200);
+    JsonNode view = json.readTree(calls.body());
+    assertThat(view.path("effectId").isTextual()).as("the receipt took effect").isTrue();
+    List<String> traceparents = new ArrayList<>();
+    view.path("traceparents").forEach(t -> traceparents.add(t.asText()));
+    assertThat(traceparents)
+        .as("the provider's calls with " + key)
+        .isNotEmpty()
+        .allSatisfy(t -> assertThat(t).matches("00-" + traceId + "-[0-9a-f]{16}-[0-9a-f]{2}"));
   }
 }

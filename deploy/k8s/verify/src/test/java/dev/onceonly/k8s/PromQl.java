@@ -31,6 +31,7 @@ final class PromQl {
           "nan");
   private static final Pattern NAME_REGEX = Pattern.compile("__name__\\s*=~?\\s*\"([^\"]*)\"");
   private static final Pattern TOKEN = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
+  private static final Pattern LABEL_VALUES = Pattern.compile("label_values\\((.*),\\s*\\w+\\)");
 
   private PromQl() {}
 
@@ -61,6 +62,48 @@ final class PromQl {
     return names;
   }
 
+  /** One PromQL expression of the rules or the dashboard, and where it is. */
+  record Use(String where, String expr) {}
+
+  /**
+   * Every expression of the rules file (by rule) and of the dashboard (by panel, and the metric
+   * selector of each {@code label_values} variable).
+   */
+  static List<Use> uses() {
+    List<Use> uses = new ArrayList<>();
+    for (JsonNode group : rules().path("groups")) {
+      for (JsonNode rule : group.path("rules")) {
+        String name =
+            rule.has("alert") ? rule.path("alert").asText() : rule.path("record").asText();
+        uses.add(new Use("rule " + name, rule.path("expr").asText()));
+      }
+    }
+    JsonNode dashboard = dashboard();
+    panelUses(dashboard.path("panels"), uses);
+    for (JsonNode variable : dashboard.path("templating").path("list")) {
+      Matcher labelValues = LABEL_VALUES.matcher(variable.path("query").asText());
+      if (labelValues.matches()) {
+        uses.add(
+            new Use("dashboard variable " + variable.path("name").asText(), labelValues.group(1)));
+      }
+    }
+    return uses;
+  }
+
+  private static void panelUses(JsonNode panels, List<Use> uses) {
+    for (JsonNode panel : panels) {
+      for (JsonNode target : panel.path("targets")) {
+        if (target.has("expr")) {
+          uses.add(
+              new Use(
+                  "dashboard panel \"" + panel.path("title").asText() + "\"",
+                  target.path("expr").asText()));
+        }
+      }
+      panelUses(panel.path("panels"), uses);
+    }
+  }
+
   /** Metric names the rules file's expressions use. */
   static Set<String> ofRules() {
     Set<String> names = new TreeSet<>();
@@ -81,7 +124,7 @@ final class PromQl {
     }
     for (JsonNode variable : dashboard.path("templating").path("list")) {
       String query = variable.path("query").asText();
-      Matcher labelValues = Pattern.compile("label_values\\((.*),\\s*\\w+\\)").matcher(query);
+      Matcher labelValues = LABEL_VALUES.matcher(query);
       if (labelValues.matches()) {
         names.addAll(metricNames(labelValues.group(1)));
       }

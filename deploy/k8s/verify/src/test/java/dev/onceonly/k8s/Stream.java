@@ -14,6 +14,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -78,6 +79,22 @@ final class Stream implements AutoCloseable {
         0,
         100,
         TimeUnit.MILLISECONDS);
+  }
+
+  /** Publishes one order with these AMQP headers (a producer's trace context), confirmed. */
+  void publishOne(OrderCompleted order, Map<String, Object> headers) throws Exception {
+    try (Channel channel = broker.createChannel()) {
+      channel.confirmSelect();
+      AMQP.BasicProperties props =
+          new AMQP.BasicProperties.Builder()
+              .contentType("application/json")
+              .deliveryMode(2)
+              .headers(headers)
+              .build();
+      channel.basicPublish(
+          EventType.EXCHANGE, order.type().routingKey(), true, props, EventCodec.encode(order));
+      channel.waitForConfirmsOrDie(10_000);
+    }
   }
 
   OrderCompleted order(int i) {

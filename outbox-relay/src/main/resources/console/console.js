@@ -60,7 +60,7 @@
       1000 * Number(row.dataset.refreshSeconds));
   }
 
-  // Replay: a dry run first; the confirm button replays exactly what the dry run selected.
+  // Replay: a dry run first; the confirm button replays exactly the rows the dry run listed.
   var form = document.getElementById('replay-form');
   if (form) {
     var preview = document.getElementById('replay-preview');
@@ -87,10 +87,13 @@
           return;
         }
         var d = r.data;
+        var shown = d.ids.slice(0, 20).join(', ') + (d.ids.length > 20 ? ', …' : '');
         say(summary, d.matched + ' dead rows match; ' + d.selected + ' would be replayed' +
-          (d.selected > 0 ? ' (first rows ' + d.ids.join(', ') + '), due until ' + d.scheduledUntil : '') + '.');
+          (d.selected > 0 ? ' (rows ' + shown + '), due until ' + d.scheduledUntil : '') + '.');
         if (d.selected > 0) {
-          pending = Object.assign({}, filter, { dryRun: false, limit: d.selected });
+          // The confirm names the rows the dry run listed: a row that died since, or one that
+          // moved up into the limit, is never replayed without being seen first.
+          pending = Object.assign({}, filter, { dryRun: false, limit: d.ids.length, ids: d.ids });
           confirm.textContent = 'Replay these ' + d.selected + ' rows';
           confirm.hidden = false;
         } else {
@@ -108,9 +111,12 @@
       post('/console/actions/replay', pending).then(function (r) {
         confirm.disabled = false;
         if (r.ok) {
+          var listed = pending.ids.length;
           preview.hidden = true;
           pending = null;
-          say(result, 'Replayed ' + r.data.changed + ' rows; the last is due at ' + r.data.scheduledUntil + '.');
+          say(result, 'Replayed ' + r.data.changed + ' rows' +
+            (r.data.changed < listed ? ' of the ' + listed + ' the dry run listed (the others are no longer dead)' : '') +
+            (r.data.changed > 0 ? '; the last is due at ' + r.data.scheduledUntil : '') + '.');
         } else {
           say(result, r.data.detail || 'refused', true);
         }

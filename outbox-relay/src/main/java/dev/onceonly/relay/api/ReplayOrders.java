@@ -8,6 +8,9 @@ import dev.onceonly.web.Params;
 import dev.onceonly.web.ProblemException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /** Checks a replay request (from the API or the console) and turns it into a replay order. */
 @ApplicationScoped
@@ -60,6 +63,34 @@ public class ReplayOrders {
             Params.text("idempotencyKey", request.idempotencyKey()),
             after,
             before);
-    return new ReplayOrder(filter, limit, Boolean.TRUE.equals(request.dryRun()));
+    return new ReplayOrder(
+        filter, ids(request.ids()), limit, Boolean.TRUE.equals(request.dryRun()));
+  }
+
+  /** The rows a confirm names (a dry run's ids): 1 to max-rows distinct positive ids, or none. */
+  private List<Long> ids(List<Long> ids) {
+    if (ids == null) {
+      return null;
+    }
+    if (ids.isEmpty() || ids.size() > maxRows) {
+      throw ProblemException.badRequest(
+          "ids must list 1 to "
+              + maxRows
+              + " row ids (relay.operations.replay-max-rows), those of a dry run, was "
+              + ids.size()
+              + "; leave it out to replay by filter alone");
+    }
+    Set<Long> seen = new HashSet<>();
+    for (Long id : ids) {
+      if (id == null || id < 1) {
+        throw ProblemException.badRequest(
+            "ids must be outbox row ids (positive whole numbers), found " + id);
+      }
+      if (!seen.add(id)) {
+        throw ProblemException.badRequest(
+            "ids lists row " + id + " more than once; name each row once");
+      }
+    }
+    return ids;
   }
 }

@@ -1,5 +1,6 @@
 package dev.onceonly.relay.api;
 
+import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** Which dead rows to replay; every field is optional ({@code {}} replays every dead row). */
@@ -18,4 +19,10 @@ public record ReplayRequest(
         String createdBefore,
     @Schema(description = "Only report what would change", defaultValue = "false") Boolean dryRun,
     @Schema(description = "Most rows to move (1 to relay.operations.replay-max-rows, default that)")
-        Integer limit) {}
+        Integer limit,
+    @Schema(
+            description =
+                "Only these rows: send back the ids of a dry run to replay exactly what it"
+                    + " selected. Those still dead and matching the other fields move, no other"
+                    + " row does (1 to relay.operations.replay-max-rows distinct ids)")
+        List<Long> ids) {}

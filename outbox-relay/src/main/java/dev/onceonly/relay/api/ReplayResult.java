@@ -12,7 +12,12 @@ public record ReplayResult(
     @Schema(description = "Rows this call moves or would move: min(matched, limit)") int selected,
     @Schema(description = "Rows moved back to pending (0 for a dry run)") int changed,
     boolean dryRun,
-    @Schema(description = "The first selected row ids, oldest first") List<Long> ids,
+    @Schema(
+            description =
+                "The selected row ids, oldest first: every one for a dry run (send them back as"
+                    + " ids to replay exactly those), the first relay.operations.replay-ids-shown"
+                    + " for a replay")
+        List<Long> ids,
     @Schema(description = "When the last selected row becomes due (paced replay)")
         Instant scheduledUntil) {
 

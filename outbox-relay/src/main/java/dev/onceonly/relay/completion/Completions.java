@@ -3,8 +3,10 @@ package dev.onceonly.relay.completion;
 import dev.onceonly.relay.lease.LeasedRow;
 import dev.onceonly.relay.provider.ProviderResponse;
 import dev.onceonly.relay.retry.Decision;
+import dev.onceonly.relay.retry.RetryPolicy;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Turns what happened to a leased row into a {@link Completion}: the one place where the provider's
@@ -23,6 +25,44 @@ public final class Completions {
   static final Duration UNDECIDED_DELAY = Duration.ofMinutes(1);
 
   private Completions() {}
+
+  /**
+   * The policy's verdict on an answered (or unanswered) call, as a completion; if the decision
+   * itself fails, the row is {@link #undecided} and retried a little later.
+   */
+  public static Completion decide(
+      RetryPolicy policy,
+      LeasedRow row,
+      String relayId,
+      ProviderResponse response,
+      Instant startedAt,
+      Instant finishedAt,
+      String traceParent) {
+    try {
+      double random = ThreadLocalRandom.current().nextDouble();
+      Decision decision = policy.decide(response, row.budgetAttempt(), finishedAt, random);
+      return of(row, relayId, response, decision, startedAt, finishedAt, traceParent);
+    } catch (RuntimeException e) {
+      return undecided(row, relayId, e, startedAt, finishedAt, traceParent);
+    }
+  }
+
+  /**
+   * A row of a kind no provider is configured for: dead, never called. Only configured kinds are
+   * leased, so this is a defect, not an operating condition.
+   */
+  public static Completion unrouted(
+      LeasedRow row, String relayId, Instant startedAt, Instant finishedAt) {
+    ProviderResponse none = ProviderResponse.noAnswer("no provider configured for " + row.kind());
+    return of(
+        row,
+        relayId,
+        none,
+        Decision.dead(none.describe()),
+        startedAt,
+        finishedAt,
+        row.traceParent());
+  }
 
   /** An answered (or unanswered) call and the policy's verdict on it. */
   public static Completion of(

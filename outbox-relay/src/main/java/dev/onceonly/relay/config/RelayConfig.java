@@ -96,7 +96,7 @@ public interface RelayConfig {
     @WithDefault("1000")
     int replayMaxRows();
 
-    /** Most row ids listed in a replay answer. */
+    /** Most row ids listed in a replay's answer (a dry run lists every row it selected). */
     @WithDefault("100")
     int replayIdsShown();
   }

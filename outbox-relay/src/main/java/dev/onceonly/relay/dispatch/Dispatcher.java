@@ -6,15 +6,15 @@ import dev.onceonly.relay.lease.LeasedRow;
 import dev.onceonly.relay.metrics.RelayMetrics;
 import dev.onceonly.relay.provider.ProviderClients;
 import dev.onceonly.relay.provider.ProviderClients.Route;
-import dev.onceonly.relay.provider.ProviderResponse;
-import dev.onceonly.relay.retry.Decision;
 import io.opentelemetry.api.trace.Span;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 
-/** Calls the provider of a leased row (no transaction is open here) and decides its outcome. */
+/**
+ * Calls the provider of a leased row (no transaction is open here); {@code completion.Completions}
+ * turns the answer and the retry policy's verdict into the row's completion.
+ */
 @ApplicationScoped
 public class Dispatcher {
 
@@ -33,16 +33,8 @@ public class Dispatcher {
     Instant started = Instant.now();
     Route route = providers.route(row.kind()).orElse(null);
     if (route == null) { // only configured kinds are leased; a row of another kind is a bug
-      ProviderResponse none = ProviderResponse.noAnswer("no provider configured for " + row.kind());
       return CompletableFuture.completedFuture(
-          Completions.of(
-              row,
-              relayId,
-              none,
-              Decision.dead(none.describe()),
-              started,
-              Instant.now(),
-              row.traceParent()));
+          Completions.unrouted(row, relayId, started, Instant.now()));
     }
     metrics.attempt(row.kind());
     Span span = tracing.start(row, relayId);
@@ -52,27 +44,11 @@ public class Dispatcher {
         .send(row.idempotencyKey(), row.payload(), traceParent)
         .thenApply(
             response -> {
-              Completion completion = decide(route, row, relayId, response, started, traceParent);
+              Completion completion =
+                  Completions.decide(
+                      route.policy(), row, relayId, response, started, Instant.now(), traceParent);
               DeliveryTracing.finish(span, completion);
               return completion;
             });
-  }
-
-  /** The completion of an answered call; a failure to decide is itself a (retried) completion. */
-  private static Completion decide(
-      Route route,
-      LeasedRow row,
-      String relayId,
-      ProviderResponse response,
-      Instant started,
-      String traceParent) {
-    Instant finished = Instant.now();
-    try {
-      double random = ThreadLocalRandom.current().nextDouble();
-      Decision decision = route.policy().decide(response, row.budgetAttempt(), finished, random);
-      return Completions.of(row, relayId, response, decision, started, finished, traceParent);
-    } catch (RuntimeException e) {
-      return Completions.undecided(row, relayId, e, started, finished, traceParent);
-    }
   }
 }

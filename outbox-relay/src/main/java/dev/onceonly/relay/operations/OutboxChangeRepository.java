@@ -58,6 +58,9 @@ public class OutboxChangeRepository {
   /** The advisory lock key a replay holds for its transaction (ASCII "oo-replay" folded). */
   public static final long REPLAY_LOCK_KEY = 0x6f6f_7265_706c_6179L;
 
+  /** Only the rows an operator named (a dry run's ids), bound as one {@code bigint[]}. */
+  static final String BY_IDS = " AND o.id = ANY (?)";
+
   static final String SQL_COUNT_DEAD =
       "SELECT count(*) FROM outbox.outbox o WHERE o.status = 'dead' %s";
 
@@ -149,9 +152,12 @@ public class OutboxChangeRepository {
     }
   }
 
-  /** Dead rows matching {@code filter} (its status is ignored: replay only takes dead rows). */
-  public long countDead(OutboxFilter filter) {
-    FilterSql where = new FilterSql(withoutStatus(filter));
+  /**
+   * Dead rows matching {@code filter} (its status is ignored: replay only takes dead rows) and, if
+   * {@code ids} is not null, among those ids.
+   */
+  public long countDead(OutboxFilter filter, List<Long> ids) {
+    FilterSql where = where(filter, ids);
     try (Connection connection = dataSource.getConnection();
         PreparedStatement statement =
             connection.prepareStatement(SQL_COUNT_DEAD.formatted(where.where()))) {
@@ -165,9 +171,11 @@ public class OutboxChangeRepository {
     }
   }
 
-  /** Ids of the first {@code limit} dead rows matching {@code filter}, oldest first. */
-  public List<Long> firstDead(OutboxFilter filter, int limit) {
-    FilterSql where = new FilterSql(withoutStatus(filter));
+  /**
+   * Ids of the first {@code limit} dead rows matching {@code filter} and {@code ids}, oldest first.
+   */
+  public List<Long> firstDead(OutboxFilter filter, List<Long> ids, int limit) {
+    FilterSql where = where(filter, ids);
     try (Connection connection = dataSource.getConnection();
         PreparedStatement statement =
             connection.prepareStatement(SQL_FIRST_DEAD.formatted(where.where()))) {
@@ -179,11 +187,13 @@ public class OutboxChangeRepository {
   }
 
   /**
-   * Moves the first {@code limit} dead rows matching {@code filter} back to pending, due from
-   * {@code start} one every {@code stepMicros}; returns their ids, oldest first.
+   * Moves the first {@code limit} dead rows matching {@code filter} (and among {@code ids} unless
+   * it is null) back to pending, due from {@code start} one every {@code stepMicros}; returns their
+   * ids, oldest first.
    */
-  public List<Long> replay(OutboxFilter filter, int limit, Instant start, long stepMicros) {
-    FilterSql where = new FilterSql(withoutStatus(filter));
+  public List<Long> replay(
+      OutboxFilter filter, List<Long> ids, int limit, Instant start, long stepMicros) {
+    FilterSql where = where(filter, ids);
     try (Connection connection = dataSource.getConnection();
         PreparedStatement statement =
             connection.prepareStatement(SQL_REPLAY.formatted(where.where()))) {
@@ -191,9 +201,9 @@ public class OutboxChangeRepository {
       statement.setInt(i++, limit);
       statement.setObject(i++, start.atOffset(ZoneOffset.UTC));
       statement.setLong(i, stepMicros);
-      List<Long> ids = ids(statement);
-      ids.sort(Long::compare);
-      return ids;
+      List<Long> moved = ids(statement);
+      moved.sort(Long::compare);
+      return moved;
     } catch (SQLException e) {
       throw new IllegalStateException("replaying dead outbox rows failed", e);
     }
@@ -219,6 +229,11 @@ public class OutboxChangeRepository {
       }
     }
     return ids;
+  }
+
+  private static FilterSql where(OutboxFilter filter, List<Long> ids) {
+    return new FilterSql(withoutStatus(filter))
+        .add(BY_IDS, ids == null ? null : ids.toArray(Long[]::new));
   }
 
   private static OutboxFilter withoutStatus(OutboxFilter filter) {

@@ -81,9 +81,11 @@ public class OutboxOperations {
   }
 
   /**
-   * Dead rows matching the filter → pending, oldest first, at most {@code limit}, paced at the
-   * replay rate (after any replay still being paced). One replay at a time across all relays. A dry
-   * run changes nothing but its audit row.
+   * Dead rows matching the filter (and among the order's ids, when it names rows) → pending, oldest
+   * first, at most {@code limit}, paced at the replay rate (after any replay still being paced).
+   * One replay at a time across all relays. A dry run changes nothing but its audit row, and lists
+   * every row it selected: a confirm that sends those ids back replays exactly them, or fewer if
+   * some are no longer dead, never a row the operator did not see.
    */
   @Transactional
   public ReplayOutcome replay(ReplayOrder order, String actor) {
@@ -94,16 +96,17 @@ public class OutboxOperations {
           "another replay is running right now; send this one again when it has finished"
               + " (replays run one at a time)");
     }
-    long matched = changes.countDead(order.filter());
+    long matched = changes.countDead(order.filter(), order.ids());
     ReplayClock clock = audit.replayClock();
     Instant start = pacing.start(clock.now(), clock.lastSlot());
     List<Long> ids;
     int selected;
     if (order.dryRun()) {
-      selected = (int) Math.min(matched, order.limit());
-      ids = changes.firstDead(order.filter(), Math.min(order.limit(), idsShown));
+      ids = changes.firstDead(order.filter(), order.ids(), order.limit());
+      selected = ids.size();
     } else {
-      List<Long> moved = changes.replay(order.filter(), order.limit(), start, pacing.stepMicros());
+      List<Long> moved =
+          changes.replay(order.filter(), order.ids(), order.limit(), start, pacing.stepMicros());
       selected = moved.size();
       ids = List.copyOf(moved.subList(0, Math.min(moved.size(), idsShown)));
       if (!moved.isEmpty()) {
@@ -131,7 +134,7 @@ public class OutboxOperations {
         selected,
         order.dryRun() ? "would move" : "moved to pending",
         until,
-        ids);
+        ids.subList(0, Math.min(ids.size(), idsShown)));
     return new ReplayOutcome(matched, selected, changed, order.dryRun(), ids, until);
   }
 
@@ -173,6 +176,9 @@ public class OutboxOperations {
     putIfSet(values, "createdAfter", filter.createdAfter());
     putIfSet(values, "createdBefore", filter.createdBefore());
     values.put("limit", order.limit());
+    if (order.ids() != null) {
+      values.put("ids", order.ids());
+    }
     try {
       return json.writeValueAsString(values);
     } catch (JsonProcessingException e) {

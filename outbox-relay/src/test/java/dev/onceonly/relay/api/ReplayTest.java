@@ -138,6 +138,118 @@ class ReplayTest {
   }
 
   @Test
+  void aConfirmWithTheDryRunsIdsReplaysExactlyThoseRowsAndNoRowThatDiedSince() {
+    String prefix = OutboxRows.uniquePrefix("exact");
+    Instant start = OutboxRows.databaseNow();
+    // Oldest of all, still on its way during the dry run; it dies before the confirm.
+    long diesLater = OutboxRows.insertAs(OutboxRows.receipt(prefix + "late"), "pending", 3600);
+    List<Long> listed = insertDead(prefix, "send_receipt", 2);
+
+    List<Integer> dryRunIds =
+        Api.admin()
+            .contentType("application/json")
+            .body(filter("send_receipt", start, ",\"dryRun\":true"))
+            .post("/outbox/replay")
+            .then()
+            .statusCode(200)
+            .body("selected", is(2))
+            .extract()
+            .jsonPath()
+            .getList("ids", Integer.class);
+    assertThat(dryRunIds).isEqualTo(ints(listed));
+    OutboxRows.longs("UPDATE outbox.outbox SET status = 'dead' WHERE id = ?", diesLater);
+
+    Api.admin()
+        .contentType("application/json")
+        .body(filter("send_receipt", start, ",\"limit\":2,\"ids\":" + dryRunIds))
+        .post("/outbox/replay")
+        .then()
+        .statusCode(200)
+        .body("matched", is(2))
+        .body("changed", is(2))
+        .body("ids", is(dryRunIds));
+
+    // By filter and limit alone the oldest dead row, never shown to the operator, would have gone.
+    assertThat(OutboxRows.status(diesLater)).isEqualTo("dead");
+    await()
+        .pollInSameThread()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> listed.stream().allMatch(id -> OutboxRows.status(id).equals("delivered")));
+    assertThat(stub.calls(k -> k.startsWith(prefix))).hasSize(2);
+    Api.viewer()
+        .get("/outbox/audit?size=1")
+        .then()
+        .body("items[0].dryRun", is(false))
+        .body("items[0].affectedCount", is(2))
+        .body("items[0].filter.ids", is(dryRunIds));
+    OutboxRows.deleteKeysStartingWith(prefix);
+  }
+
+  @Test
+  void aListedRowNoLongerDeadIsSkippedAndNoUnlistedRowTakesItsPlace() {
+    String prefix = OutboxRows.uniquePrefix("skip");
+    Instant start = OutboxRows.databaseNow();
+    List<Long> dead = insertDead(prefix, "issue_payout", 3);
+    List<Long> listed = dead.subList(0, 2);
+    Api.admin()
+        .contentType("application/json")
+        .body(filter("issue_payout", start, ",\"dryRun\":true,\"limit\":2"))
+        .post("/outbox/replay")
+        .then()
+        .statusCode(200)
+        .body("ids", is(ints(listed)));
+    // Another operator cancels the first listed row meanwhile.
+    OutboxRows.longs(
+        "UPDATE outbox.outbox SET status = 'cancelled', cancelled_at = now() WHERE id = ?",
+        listed.get(0));
+
+    Api.admin()
+        .contentType("application/json")
+        .body(filter("issue_payout", start, ",\"limit\":2,\"ids\":" + ints(listed)))
+        .post("/outbox/replay")
+        .then()
+        .statusCode(200)
+        .body("matched", is(1))
+        .body("changed", is(1))
+        .body("ids", is(ints(listed.subList(1, 2))));
+
+    assertThat(OutboxRows.status(listed.get(0))).isEqualTo("cancelled");
+    assertThat(OutboxRows.status(listed.get(1))).isNotEqualTo("dead");
+    assertThat(OutboxRows.status(dead.get(2))).isEqualTo("dead");
+    OutboxRows.deleteKeysStartingWith(prefix);
+  }
+
+  @Test
+  void aDryRunListsEveryRowItSelectsAReplayOnlyTheFirstShown() {
+    // %test.relay.operations.replay-ids-shown=3: a replay's answer lists the first three.
+    String prefix = OutboxRows.uniquePrefix("all");
+    Instant start = OutboxRows.databaseNow();
+    List<Long> dead = insertDead(prefix, "send_receipt", 5);
+
+    Api.admin()
+        .contentType("application/json")
+        .body(filter("send_receipt", start, ",\"dryRun\":true"))
+        .post("/outbox/replay")
+        .then()
+        .statusCode(200)
+        .body("selected", is(5))
+        .body("ids", is(ints(dead)));
+    Api.admin()
+        .contentType("application/json")
+        .body(filter("send_receipt", start, ",\"ids\":" + ints(dead)))
+        .post("/outbox/replay")
+        .then()
+        .statusCode(200)
+        .body("changed", is(5))
+        .body("ids", is(ints(dead.subList(0, 3))));
+    await()
+        .pollInSameThread()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> dead.stream().allMatch(id -> OutboxRows.status(id).equals("delivered")));
+    OutboxRows.deleteKeysStartingWith(prefix);
+  }
+
+  @Test
   void aReplayWhileAnotherIsRunningIsRefusedAndChangesNothing() throws Exception {
     String prefix = OutboxRows.uniquePrefix("busy");
     Instant start = OutboxRows.databaseNow();

@@ -10,6 +10,8 @@ import dev.onceonly.relay.support.OutboxTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.specification.RequestSpecification;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,7 +74,21 @@ class ValidationTest {
         replay("{\"limit\":\"ten\"}", "at field 'limit'"),
         replay("{\"kind\":", "request body is not valid JSON"),
         replay("[]", "request body does not fit"),
-        replay(null, "send a JSON filter body"));
+        replay(null, "send a JSON filter body"),
+        replay("{\"ids\":[]}", "ids must list 1 to 50 row ids"),
+        replay("{\"ids\":" + oneToFiftyOne() + "}", "ids must list 1 to 50 row ids"),
+        replay("{\"ids\":[0]}", "ids must be outbox row ids (positive whole numbers), found 0"),
+        replay("{\"ids\":[-3]}", "ids must be outbox row ids"),
+        replay("{\"ids\":[7,null]}", "ids must be outbox row ids"),
+        replay("{\"ids\":[7,8,7]}", "ids lists row 7 more than once"),
+        replay("{\"ids\":\"7\"}", "'ids'"),
+        replay("{\"ids\":[\"seven\"]}", "'ids"));
+  }
+
+  private static String oneToFiftyOne() {
+    return IntStream.rangeClosed(1, 51)
+        .mapToObj(Integer::toString)
+        .collect(Collectors.joining(",", "[", "]"));
   }
 
   @ParameterizedTest(name = "{0} {1} {2}")

@@ -140,6 +140,40 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void theConfirmReplaysTheRowsTheDryRunListedEvenWhenAnotherRowDiedSince() {
+    String orderingKey = prefix + "customer";
+    // The oldest row of the key is still on its way during the dry run and dies before the confirm.
+    long diesLater =
+        OutboxRows.insertAs(OutboxRows.receipt(prefix + "r0", orderingKey), "pending", 3600);
+    long first = OutboxRows.insertAs(OutboxRows.receipt(prefix + "r1", orderingKey), "dead");
+    long second = OutboxRows.insertAs(OutboxRows.receipt(prefix + "r2", orderingKey), "dead");
+    WebDriver page = browser.driver();
+
+    page.get(url("admin", "admin-secret", "/console"));
+    page.findElement(By.name("orderingKey")).sendKeys(orderingKey);
+    page.findElement(By.id("replay-dry-run")).click();
+    Awaitility.await()
+        .pollInSameThread()
+        .ignoreExceptions()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> page.findElement(By.id("replay-summary")).isDisplayed());
+    assertThat(page.findElement(By.id("replay-summary")).getText())
+        .contains("2 dead rows match; 2 would be replayed", first + ", " + second);
+    OutboxRows.longs("UPDATE outbox.outbox SET status = 'dead' WHERE id = ?", diesLater);
+    page.findElement(By.id("replay-confirm")).click();
+
+    Awaitility.await()
+        .pollInSameThread()
+        .ignoreExceptions()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> page.findElement(By.id("replay-result")).getText().startsWith("Replayed 2"));
+    assertThat(OutboxRows.status(diesLater)).isEqualTo("dead");
+    // Both replayed, and waiting behind the dead row of their key.
+    assertThat(OutboxRows.status(first)).isEqualTo("pending");
+    assertThat(OutboxRows.status(second)).isEqualTo("pending");
+  }
+
+  @Test
   void anonymousVisitorIsRefused() {
     long dead = deadRowWithTwoAttempts("anonymous");
     WebDriver page = browser.driver();

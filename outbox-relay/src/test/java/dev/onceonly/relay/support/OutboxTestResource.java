@@ -1,6 +1,5 @@
 package dev.onceonly.relay.support;
 
-import dev.onceonly.model.OutboxSchema;
 import dev.onceonly.testsupport.PostgresResource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,12 +10,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
 import java.util.Map;
-import org.flywaydb.core.Flyway;
 
 /**
  * PostgreSQL database {@value #DATABASE} with the outbox schema migrated exactly as
- * consumer-service does it (Flyway, schema {@code outbox}, its own history table), emptied, and the
- * relay pointed at the {@link ProviderStub} port.
+ * consumer-service does it ({@link OutboxMigrations}: its Flyway settings), emptied, and the relay
+ * pointed at the {@link ProviderStub} port.
  */
 public class OutboxTestResource extends PostgresResource {
 
@@ -51,13 +49,7 @@ public class OutboxTestResource extends PostgresResource {
 
   /** Migrates the outbox schema as consumer-service (or its Job) does. */
   public static void migrate(String url, String user, String password) {
-    Flyway.configure()
-        .dataSource(url, user, password)
-        .schemas(OutboxSchema.SCHEMA)
-        .table(OutboxSchema.HISTORY_TABLE)
-        .locations("classpath:" + OutboxSchema.MIGRATIONS)
-        .load()
-        .migrate();
+    OutboxMigrations.configure(url, user, password).load().migrate();
   }
 
   private static int freePort() {

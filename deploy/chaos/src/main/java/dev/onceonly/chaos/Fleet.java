@@ -27,7 +27,11 @@ final class Fleet implements AutoCloseable {
   /**
    * Relay settings for the suite: a provider call may take 1 s to connect and 3 s to answer, a
    * lease lasts 8 s (more than both, as the relay checks at start), retries start at 200 ms and
-   * back off to 2 s, a Retry-After is honoured up to 5 s, replayed rows go 200 a second.
+   * back off to 2 s, a Retry-After is honoured up to 5 s, replayed rows go 200 a second. A row has
+   * 20 attempts instead of 10: with backoff cut from minutes to 2 s, 10 attempts span about half a
+   * minute of a bad provider where the services' defaults span about nine (1 s doubling to 256 s),
+   * and two full runs each parked one row of 2,134 at 10 attempts (a hang past the read timeout
+   * also costs the retries that meet the 409 of the call still in progress).
    */
   static final List<String> RELAY_SETTINGS =
       List.of(
@@ -41,10 +45,12 @@ final class Fleet implements AutoCloseable {
           "-Drelay.kinds.\"send_receipt\".read-timeout=3s",
           "-Drelay.kinds.\"send_receipt\".backoff.initial=200ms",
           "-Drelay.kinds.\"send_receipt\".backoff.max=2s",
+          "-Drelay.kinds.\"send_receipt\".max-attempts=20",
           "-Drelay.kinds.\"issue_payout\".connect-timeout=1s",
           "-Drelay.kinds.\"issue_payout\".read-timeout=3s",
           "-Drelay.kinds.\"issue_payout\".backoff.initial=200ms",
-          "-Drelay.kinds.\"issue_payout\".backoff.max=2s");
+          "-Drelay.kinds.\"issue_payout\".backoff.max=2s",
+          "-Drelay.kinds.\"issue_payout\".max-attempts=20");
 
   /** The lease above. */
   static final Duration RELAY_LEASE = Duration.ofSeconds(8);

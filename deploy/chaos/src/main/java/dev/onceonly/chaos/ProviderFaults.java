@@ -12,11 +12,11 @@ import java.util.Map;
  * % take the effect and then answer 500, 3 % are throttled with 429 and Retry-After. Every row must
  * still end delivered, each key's effect taken once.
  *
- * <p>The rates add up to 30 % of calls failing, so a row exhausts its 10 attempts (the relay's
- * {@code max-attempts} for receipts) with a chance of 0.3^10, about 6 in a million. At 40 % (5 %
- * hangs, 10 % effect-then-fail, 5 % 429) a full run of 2,134 rows had one row go dead after 10
- * attempts (the last a 429), as the relay is configured to: the invariants rightly count it lost
- * until an operator replays it (scenario 10).
+ * <p>The rates add up to 30 % of calls failing, more once a hang's retries meet the 409 of the call
+ * still in progress. With the relay's 10 attempts, a full run of 2,134 rows had one row go dead at
+ * 40 % (the last answer a 429) and one at 30 % (the last a 500 after the effect), as the relay is
+ * configured to: the invariants rightly count such a row lost until an operator replays it
+ * (scenario 10). The suite's relays have 20 attempts (see {@link Fleet#RELAY_SETTINGS}).
  */
 final class ProviderFaults extends Scenario {
 

@@ -13,9 +13,9 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
- * The production configuration contract (DESIGN §8): in production a service reads its settings
- * from environment variables, and a {@code %prod} setting whose value is a variable without a
- * default must be given. The requirements are read from the service's own {@code
+ * The production configuration contract (ARCHITECTURE.md §8): in production a service reads its
+ * settings from environment variables, and a {@code %prod} setting whose value is a variable
+ * without a default must be given. The requirements are read from the service's own {@code
  * application.properties}, so the service (which refuses to start without them, naming them) and
  * its deployment ({@code deploy/k8s}, whose tests check that every one is provided) cannot drift.
  */

@@ -8,11 +8,11 @@
 # injected), checks the invariants from the database, the queues and the sandbox, and prints a row
 # per scenario. Exits 0 only if every verdict passes. README: deploy/chaos/README.md.
 #
-# Usage: deploy/chaos/run-chaos.sh [--full] [--only=1,2,...] [--seed=N] [--port-base=58000]
+# Usage: deploy/chaos/run-chaos.sh [--full] [--only=1,2,...] [--seed=N] [--port-base=28000]
 #   default  the trimmed set: short streams and fault windows (PostgreSQL down 10 s, xmin held 30 s)
 #   --full   the issue's durations and longer streams (PostgreSQL down 60 s, xmin held 5 min)
 # Logs of every process: deploy/chaos/target/chaos-run/; the table also in table.md there.
-# Ports used: the port base (58000) + 0..14 for the services, + 432 PostgreSQL, + 672/673 RabbitMQ.
+# Ports used: the port base (28000, below the ephemeral range) + 0..14 for the services, + 432 PostgreSQL, + 672/673 RabbitMQ.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

@@ -24,7 +24,11 @@ class ChaosSuiteIT {
 
     List<Scenario.Result> results =
         ChaosSuite.run(
-            root, Mode.TRIMMED, Set.of(), seed, Integer.getInteger("chaos.port-base", 58000));
+            root,
+            Mode.TRIMMED,
+            Set.of(),
+            seed,
+            Integer.getInteger("chaos.port-base", ChaosSuite.DEFAULT_PORT_BASE));
 
     assertThat(results).hasSize(ChaosSuite.SCENARIOS.size());
     assertThat(results)

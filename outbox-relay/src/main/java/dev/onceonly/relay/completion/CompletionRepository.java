@@ -2,6 +2,7 @@ package dev.onceonly.relay.completion;
 
 import dev.onceonly.relay.db.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
@@ -27,7 +28,10 @@ public class CompletionRepository {
    * not hold), unless retention already removed the row. Arrays, one element per completion: id,
    * attempt, relay, outcome, HTTP status, retry delay (ms), the row's new {@code last_error}, the
    * attempt's error, start and end (microseconds since the epoch), the attempt's traceparent.
-   * Returns each recorded attempt's id, number and outcome.
+   * Returns each recorded attempt's id, number and outcome. The ids come twice more, as the list
+   * both reads of {@code outbox.outbox} look up by primary key: joined to the unnested input alone,
+   * PostgreSQL may plan a scan of every waiting row, or of the whole table, per batch (a plan
+   * cached while the statistics said "few rows" read millions of tuples a second under a backlog).
    */
   static final String SQL_COMPLETE =
       """
@@ -50,7 +54,8 @@ public class CompletionRepository {
                                          ELSE i.http_status END,
                  last_error = i.row_error
             FROM input i
-           WHERE o.id = i.id AND o.lease_owner = i.relay_id AND o.attempts = i.attempt
+           WHERE o.id = ANY (?::bigint[]) AND o.id = i.id
+             AND o.lease_owner = i.relay_id AND o.attempts = i.attempt
              AND o.status = 'in_flight'
           RETURNING o.id, o.attempts)
       INSERT INTO outbox.outbox_attempts
@@ -62,7 +67,7 @@ public class CompletionRepository {
              CASE WHEN d.id IS NULL THEN 'lease_lost' ELSE i.outcome END, i.http_status,
              i.attempt_error, i.trace_parent
         FROM input i LEFT JOIN done d ON d.id = i.id AND d.attempts = i.attempt
-       WHERE EXISTS (SELECT 1 FROM outbox.outbox x WHERE x.id = i.id)
+       WHERE EXISTS (SELECT 1 FROM outbox.outbox x WHERE x.id = ANY (?::bigint[]) AND x.id = i.id)
       RETURNING outbox_id, attempt, outcome
       """;
 
@@ -125,6 +130,9 @@ public class CompletionRepository {
             statement.setArray(9, connection.createArrayOf("int8", started));
             statement.setArray(10, connection.createArrayOf("int8", finished));
             statement.setArray(11, connection.createArrayOf("text", traceParents));
+            Array idList = connection.createArrayOf("int8", ids);
+            statement.setArray(12, idList);
+            statement.setArray(13, idList);
             try (ResultSet rs = statement.executeQuery()) {
               while (rs.next()) {
                 recorded

@@ -36,6 +36,7 @@ class BrokerFlowTest {
   private static final Duration PATIENCE = Duration.ofSeconds(90);
 
   @Inject Db db;
+  @Inject DeadLetters deadLetters;
 
   private Broker broker;
 
@@ -109,6 +110,36 @@ class BrokerFlowTest {
                     && broker.depth(Queues.queue(ConsumerName.RECEIPTS)) == 0);
     for (ConsumerName consumer : ConsumerName.values()) {
       assertThat(broker.depth(Queues.deadLetterQueue(consumer))).isZero();
+    }
+  }
+
+  @Test
+  void deadLettersKeepTheirReasonAfterTheirConnectionDrops() throws Exception {
+    // order.completed reaches two consumers: both dead-letter each bad body.
+    List<String> dlqs =
+        List.of(
+            Queues.deadLetterQueue(ConsumerName.LOYALTY),
+            Queues.deadLetterQueue(ConsumerName.RECEIPTS));
+    broker.publish("order.completed", "{first".getBytes(StandardCharsets.UTF_8));
+    broker.confirmAll();
+    for (String dlq : dlqs) {
+      await().atMost(PATIENCE).until(() -> broker.depth(dlq) == 1);
+    }
+
+    deadLetters.abortConnection();
+    broker.publish("order.completed", "{second".getBytes(StandardCharsets.UTF_8));
+    broker.confirmAll();
+    for (String dlq : dlqs) {
+      await().atMost(PATIENCE).until(() -> broker.depth(dlq) == 2);
+      for (int i = 0; i < 2; i++) {
+        GetResponse dead = broker.channel().basicGet(dlq, true);
+        // Rejected to the queue's own dead-letter exchange instead, it would carry no reason.
+        assertThat(dead.getProps().getHeaders())
+            .as("dead letter %d in %s", i + 1, dlq)
+            .containsKey(DeadLetters.HEADER_REASON);
+        assertThat(dead.getProps().getHeaders().get(DeadLetters.HEADER_REASON).toString())
+            .contains("not valid JSON");
+      }
     }
   }
 

@@ -7,9 +7,11 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
 import dev.onceonly.consumer.ConsumerName;
+import dev.onceonly.consumer.messaging.BrokerConnections;
 import dev.onceonly.consumer.messaging.DeadLetters;
 import dev.onceonly.consumer.messaging.Queues;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,7 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
 /**
@@ -50,19 +52,15 @@ public class DeadLetterReplayer {
   private static final Logger LOG = Logger.getLogger(DeadLetterReplayer.class);
   private static final long CONFIRM_TIMEOUT_MS = 10_000;
 
-  private final ConnectionFactory factory = new ConnectionFactory();
+  private final ConnectionFactory factory;
 
-  public DeadLetterReplayer(
-      @ConfigProperty(name = "rabbitmq-host") String host,
-      @ConfigProperty(name = "rabbitmq-port") int port,
-      @ConfigProperty(name = "rabbitmq-username") String username,
-      @ConfigProperty(name = "rabbitmq-password") String password,
-      @ConfigProperty(name = "rabbitmq-virtual-host", defaultValue = "/") String vhost) {
-    factory.setHost(host);
-    factory.setPort(port);
-    factory.setUsername(username);
-    factory.setPassword(password);
-    factory.setVirtualHost(vhost);
+  @Inject
+  public DeadLetterReplayer(Config config) {
+    this(BrokerConnections.factory(config));
+  }
+
+  public DeadLetterReplayer(ConnectionFactory factory) {
+    this.factory = factory;
   }
 
   /**

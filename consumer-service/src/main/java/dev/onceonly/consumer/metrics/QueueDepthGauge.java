@@ -3,6 +3,7 @@ package dev.onceonly.consumer.metrics;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import dev.onceonly.consumer.messaging.BrokerConnections;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
@@ -45,7 +46,7 @@ public class QueueDepthGauge {
 
   @Inject
   public QueueDepthGauge(MeterRegistry registry, Config config) {
-    this(registry, factory(config), watched(config));
+    this(registry, BrokerConnections.factory(config), watched(config));
   }
 
   QueueDepthGauge(MeterRegistry registry, ConnectionFactory factory, List<Watched> watched) {
@@ -127,18 +128,5 @@ public class QueueDepthGauge {
       }
     }
     return watched;
-  }
-
-  private static ConnectionFactory factory(Config config) {
-    ConnectionFactory factory = new ConnectionFactory();
-    factory.setHost(config.getValue("rabbitmq-host", String.class));
-    factory.setPort(config.getValue("rabbitmq-port", Integer.class));
-    factory.setUsername(config.getValue("rabbitmq-username", String.class));
-    factory.setPassword(config.getValue("rabbitmq-password", String.class));
-    factory.setVirtualHost(
-        config.getOptionalValue("rabbitmq-virtual-host", String.class).orElse("/"));
-    factory.setAutomaticRecoveryEnabled(false);
-    factory.setConnectionTimeout(5_000);
-    return factory;
   }
 }

@@ -3,6 +3,7 @@ package dev.onceonly.consumer.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.rabbitmq.client.ConnectionFactory;
 import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.consumer.audit.AuditRepository;
 import dev.onceonly.consumer.deadletter.DeadLetterReplayer;
@@ -29,7 +30,7 @@ class DeadLetterResourceTest {
 
   private DeadLetterResource resource(DeadLetterReplayer.Report report) {
     DeadLetterReplayer replayer =
-        new DeadLetterReplayer("127.0.0.1", 5672, "guest", "guest", "/") {
+        new DeadLetterReplayer(new ConnectionFactory()) {
           @Override
           public Report replay(ConsumerName consumer, int limit) {
             return report;

@@ -36,6 +36,36 @@ final class ChaosDb {
        WHERE redemption_id IS NOT NULL GROUP BY 1
       """;
 
+  /**
+   * Orders credited, asked a few times a second while a stream waits between its phases: one count,
+   * where {@link #SQL_FIGURES} scans every table (the uniqueness of order_id makes it distinct).
+   */
+  static final String SQL_CREDITED =
+      "SELECT count(*) FROM loyalty.point_ledger WHERE order_id IS NOT NULL";
+
+  /**
+   * What scenario 7 waits for, and nothing else: it asks while the consumers are being measured, so
+   * the question must cost the database little (the full figures, asked every 50 ms, once took half
+   * a core of the two the services share).
+   */
+  static final String SQL_DECIDED =
+      """
+      SELECT 'receipt_claims', count(*) FROM loyalty.processed_messages
+       WHERE consumer = 'receipts' AND message_key LIKE 'order-completed:%'
+      UNION ALL
+      SELECT 'debited', count(*) FROM loyalty.point_ledger WHERE redemption_id IS NOT NULL
+      UNION ALL
+      SELECT 'rejected', count(*) FROM loyalty.rejections
+      UNION ALL
+      SELECT 'profiles', count(*) FROM loyalty.customer_profiles
+      """;
+
+  /**
+   * When the last claim was taken: the start of the transaction that decided the latest message, on
+   * the database's clock (the one {@link #now()} reads).
+   */
+  static final String SQL_LAST_CLAIM = "SELECT max(processed_at) FROM loyalty.processed_messages";
+
   /** One figure per name: progress and the counts the invariants need. */
   static final String SQL_FIGURES =
       """
@@ -89,6 +119,9 @@ final class ChaosDb {
          AND lease_until - ?::interval > ?
       """;
 
+  private static final String DEADLOCK = "40P01";
+  private static final int EMPTY_ATTEMPTS = 5;
+
   private final String url;
 
   ChaosDb(String url) {
@@ -99,10 +132,22 @@ final class ChaosDb {
     return DriverManager.getConnection(url, "postgres", "");
   }
 
+  /**
+   * Empties every table. TRUNCATE locks its tables one after another while the services still run,
+   * so a service transaction that already reads one of them and then asks for another can close a
+   * cycle: PostgreSQL then aborts one side (40P01), and the TRUNCATE is simply run again.
+   */
   void empty() throws SQLException {
-    try (Connection c = connect();
-        Statement s = c.createStatement()) {
-      s.execute(SQL_EMPTY);
+    for (int attempt = 1; ; attempt++) {
+      try (Connection c = connect();
+          Statement s = c.createStatement()) {
+        s.execute(SQL_EMPTY);
+        return;
+      } catch (SQLException e) {
+        if (!DEADLOCK.equals(e.getSQLState()) || attempt == EMPTY_ATTEMPTS) {
+          throw e;
+        }
+      }
     }
   }
 
@@ -117,6 +162,32 @@ final class ChaosDb {
         rs.next();
         return rs.getLong(1);
       }
+    }
+  }
+
+  /** Orders credited ({@link #SQL_CREDITED}). */
+  long credited() throws SQLException {
+    try (Connection c = connect();
+        PreparedStatement ps = c.prepareStatement(SQL_CREDITED);
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** The database's clock now. */
+  java.time.Instant now() throws SQLException {
+    return instant("SELECT clock_timestamp()");
+  }
+
+  /** The single timestamp a query returns; the epoch if it returns null. */
+  java.time.Instant instant(String sql) throws SQLException {
+    try (Connection c = connect();
+        PreparedStatement ps = c.prepareStatement(sql);
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      java.sql.Timestamp t = rs.getTimestamp(1);
+      return t == null ? java.time.Instant.EPOCH : t.toInstant();
     }
   }
 

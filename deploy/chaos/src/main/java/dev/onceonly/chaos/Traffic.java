@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
@@ -65,7 +64,7 @@ final class Traffic {
     FeedPlan plan = plan(spec);
     long deadline = System.nanoTime() + timeout.toNanos();
     List<Outgoing> middle = new ArrayList<>(plan.stream());
-    List<Outgoing> extra = invalid(spec, plan.summary().uniqueOrders());
+    List<Outgoing> extra = invalid(spec, healthyMessages(plan));
     middle.addAll(extra);
     Collections.shuffle(middle, new Random(spec.seed()));
 
@@ -84,9 +83,23 @@ final class Traffic {
     return new Sent(plan.summary(), extra.size(), published.get(), republished.get());
   }
 
-  /** Extra invalid messages on order.completed, half not JSON, half with a negative amount. */
-  static List<Outgoing> invalid(Spec spec, int orders) {
-    int count = (int) Math.round(spec.poisonShare() * orders / (1 - spec.poisonShare()));
+  /** Every message of the plan but its one poison and one invalid: twins count twice. */
+  static int healthyMessages(FeedPlan plan) {
+    int all =
+        plan.opening().size()
+            + plan.stream().size()
+            + 2 * plan.twins().size()
+            + plan.closing().size()
+            + plan.redemptions().size();
+    return all - plan.summary().poisonMessages() - plan.summary().invalidMessages();
+  }
+
+  /**
+   * Extra invalid messages on order.completed, half not JSON, half with a negative amount: the
+   * share of every message published (of {@code healthy} and them together), not of the orders.
+   */
+  static List<Outgoing> invalid(Spec spec, int healthy) {
+    int count = (int) Math.round(spec.poisonShare() * healthy / (1 - spec.poisonShare()));
     Random rnd = new Random(spec.seed() ^ 0x5eed);
     List<Outgoing> bad = new ArrayList<>();
     for (int i = 0; i < count; i++) {
@@ -135,8 +148,7 @@ final class Traffic {
   private void awaitCredited(int orders, long deadline) throws Exception {
     while (System.nanoTime() < deadline) {
       try {
-        Map<String, Long> figures = db.figures();
-        if (figures.getOrDefault("credited", 0L) >= orders) {
+        if (db.credited() >= orders) {
           return;
         }
       } catch (java.sql.SQLException e) {

@@ -1,0 +1,105 @@
+package dev.onceonly.relay.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.onceonly.relay.support.OutboxRows;
+import dev.onceonly.relay.support.OutboxTestResource;
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A lease reads the outbox in proportion to what it leases, also when its statement was first run
+ * on a small outbox. The JDBC driver prepares a statement on the server after 5 uses, and
+ * PostgreSQL may then keep a generic plan for the connection's life: made over a handful of rows,
+ * the per-key ordering check (a subplan per candidate row) became a sequential scan, so under the
+ * next burst every lease read the whole table once per candidate. In the chaos suite that was 100
+ * to 1,200 full scans of the outbox a second. The relay's pool plans every statement for the table
+ * as it is ({@code plan_cache_mode=force_custom_plan}). Runs on a connection of that pool, in a
+ * schema of its own, inside a transaction that is rolled back.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = OutboxTestResource.class, restrictToAnnotatedClass = false)
+class LeasePlanTest {
+
+  private static final int LIMIT = 32;
+
+  @Inject AgroalDataSource pool;
+
+  @Test
+  void aLeaseStatementFirstRunOnASmallOutboxStaysCheapWhenItGrows() throws Exception {
+    try (Connection c = pool.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        String schema = OutboxRows.uniquePrefix("lease").replaceAll("[^a-z0-9]", "_");
+        try (Statement s = c.createStatement()) {
+          s.execute("CREATE SCHEMA " + schema);
+          s.execute("CREATE TABLE %s.outbox (LIKE outbox.outbox INCLUDING ALL)".formatted(schema));
+          s.execute(payouts(schema, 5));
+          s.execute("ANALYZE " + schema + ".outbox");
+        }
+        String sql =
+            OutboxRepository.SQL_DUE
+                .formatted(OutboxRepository.SQL_OLDEST_OF_ITS_KEY)
+                .replace("outbox.outbox", schema + ".outbox");
+        try (PreparedStatement lease = c.prepareStatement(sql)) {
+          for (int i = 0; i < 12; i++) {
+            run(c, lease);
+          }
+          try (Statement s = c.createStatement()) {
+            s.execute(payouts(schema, 6_000));
+          }
+          long before = sequentialReads(c, schema);
+          run(c, lease);
+          long read = sequentialReads(c, schema) - before;
+
+          assertThat(read)
+              .as("outbox rows read sequentially by one lease of %d over 6,005 rows", LIMIT)
+              .isLessThanOrEqualTo(10L * LIMIT);
+        }
+      } finally {
+        c.rollback();
+      }
+    }
+  }
+
+  private static void run(Connection c, PreparedStatement lease) throws Exception {
+    lease.setArray(1, c.createArrayOf("text", new Object[] {"send_payout"}));
+    lease.setLong(2, 0);
+    lease.setInt(3, LIMIT);
+    try (ResultSet rs = lease.executeQuery()) {
+      while (rs.next()) {
+        // leases nothing: the rows only have to be read
+      }
+    }
+  }
+
+  /** Rows read by sequential scans of the table in this transaction so far. */
+  private static long sequentialReads(Connection c, String schema) throws Exception {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT coalesce(seq_tup_read, 0) FROM pg_stat_xact_user_tables"
+                + " WHERE schemaname = ? AND relname = 'outbox'")) {
+      ps.setString(1, schema);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : 0;
+      }
+    }
+  }
+
+  /** Pending payouts of 50 customers (ordering keys), as many as asked. */
+  private static String payouts(String schema, int rows) {
+    return """
+        INSERT INTO %s.outbox (kind, payload, idempotency_key, ordering_key)
+        SELECT 'send_payout', '{}', gen_random_uuid()::text, 'cust-' || (i %% 50)
+          FROM generate_series(1, %d) i
+        """
+        .formatted(schema, rows);
+  }
+}

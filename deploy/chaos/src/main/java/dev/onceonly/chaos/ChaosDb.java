@@ -16,25 +16,23 @@ import java.util.Map;
  */
 final class ChaosDb {
 
-  /** Everything the services wrote, emptied between scenarios (ids keep counting). */
-  static final String SQL_EMPTY =
+  /** Everything the services write. */
+  private static final String TABLES =
       """
-      TRUNCATE loyalty.processed_messages, loyalty.message_conflicts, loyalty.rejections,
-               loyalty.balances, loyalty.point_ledger, loyalty.customer_profiles,
-               outbox.outbox_attempts, outbox.outbox, outbox.outbox_keys, outbox.outbox_audit
+      loyalty.processed_messages, loyalty.message_conflicts, loyalty.rejections,
+      loyalty.balances, loyalty.point_ledger, loyalty.customer_profiles,
+      outbox.outbox_attempts, outbox.outbox, outbox.outbox_keys, outbox.outbox_audit
       """;
+
+  /** Emptied between scenarios (ids keep counting). */
+  static final String SQL_EMPTY = "TRUNCATE " + TABLES;
 
   /**
    * Statistics of the emptied tables, taken at once: TRUNCATE keeps the column statistics of what
    * was there (a table of delivered rows), so the next stream would otherwise be planned for the
    * last one's end state until autovacuum's next look, a moment that falls anywhere in a run.
    */
-  static final String SQL_ANALYZE_EMPTIED =
-      """
-      ANALYZE loyalty.processed_messages, loyalty.message_conflicts, loyalty.rejections,
-              loyalty.balances, loyalty.point_ledger, loyalty.customer_profiles,
-              outbox.outbox_attempts, outbox.outbox, outbox.outbox_keys, outbox.outbox_audit
-      """;
+  static final String SQL_ANALYZE_EMPTIED = "ANALYZE " + TABLES;
 
   /** Ledger rows per order: more than one is a doubled credit. */
   static final String SQL_CREDITS_PER_ORDER =

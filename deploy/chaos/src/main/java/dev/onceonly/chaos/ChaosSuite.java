@@ -108,9 +108,10 @@ public final class ChaosSuite {
     System.out.printf(
         "== OnceOnly chaos suite: %s set, seed %d; logs in %s ==%n", mode.name(), seed, runDir);
     List<Scenario.Result> results = new ArrayList<>();
-    try (PrivatePostgres pg = PrivatePostgres.start(portBase + 432);
-        PrivateRabbit rabbit = PrivateRabbit.start(portBase + 672);
-        Fleet fleet = new Fleet(root, runDir, portBase, pg.jdbcUrl(), rabbit.port())) {
+    try (Teardown teardown = new Teardown()) {
+      PrivatePostgres pg = teardown.add(PrivatePostgres.start(portBase + 432));
+      PrivateRabbit rabbit = teardown.add(PrivateRabbit.start(portBase + 672));
+      Fleet fleet = teardown.add(new Fleet(root, runDir, portBase, pg.jdbcUrl(), rabbit.port()));
       System.out.printf(
           "private PostgreSQL on %d, RabbitMQ node %s on %d (%d s)%n",
           portBase + 432, rabbit.node(), rabbit.port(), secondsSince(started));

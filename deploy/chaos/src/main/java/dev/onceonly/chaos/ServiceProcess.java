@@ -103,6 +103,28 @@ final class ServiceProcess {
     }
   }
 
+  /**
+   * SIGSTOP: the process holds its connections and state but gets no CPU until {@link #resume()}
+   * (SIGCONT).
+   */
+  synchronized void pause() throws IOException, InterruptedException {
+    signal("STOP");
+  }
+
+  synchronized void resume() throws IOException, InterruptedException {
+    signal("CONT");
+  }
+
+  private void signal(String name) throws IOException, InterruptedException {
+    if (alive()) {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IOException(
+            "kill -" + name + " " + process.pid() + " failed (" + this.name + ")");
+      }
+    }
+  }
+
   /** SIGTERM, then waits for the process to end (SIGKILL after {@code grace}); its exit code. */
   synchronized int terminate(Duration grace) throws InterruptedException {
     if (!alive()) {

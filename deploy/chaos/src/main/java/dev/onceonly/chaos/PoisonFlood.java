@@ -140,10 +140,10 @@ final class PoisonFlood extends Scenario {
     Instant start;
     Instant lastClaim;
     long t1;
-    for (ServiceProcess relay : lab.fleet.relays) {
-      relay.pause();
-    }
     try {
+      for (ServiceProcess relay : lab.fleet.relays) {
+        relay.pause();
+      }
       start = lab.db.now();
       long t0 = System.nanoTime();
       sent = lab.traffic().run(spec, Duration.ZERO, lab.mode.drain(), () -> {});

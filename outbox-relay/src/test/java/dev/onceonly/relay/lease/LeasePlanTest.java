@@ -12,7 +12,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -36,39 +35,30 @@ class LeasePlanTest {
 
   @Test
   void aLeaseStatementFirstRunOnASmallOutboxStaysCheapWhenItGrows() throws Exception {
-    try (Connection c = pool.getConnection()) {
-      c.setAutoCommit(false);
-      try {
-        String schema = OutboxRows.uniquePrefix("lease").replaceAll("[^a-z0-9]", "_");
-        try (Statement s = c.createStatement()) {
-          s.execute("CREATE SCHEMA " + schema);
-          s.execute("CREATE TABLE %s.outbox (LIKE outbox.outbox INCLUDING ALL)".formatted(schema));
-          s.execute(payouts(schema, 5));
-          s.execute("ANALYZE " + schema + ".outbox");
-        }
-        String sql =
-            OutboxRepository.SQL_DUE
-                .formatted(OutboxRepository.SQL_OLDEST_OF_ITS_KEY)
-                .replace("outbox.outbox", schema + ".outbox");
-        try (PreparedStatement lease = c.prepareStatement(sql)) {
-          for (int i = 0; i < 12; i++) {
+    inScratchOutbox(
+        "lease",
+        5,
+        (c, schema) -> {
+          String sql =
+              OutboxRepository.SQL_DUE
+                  .formatted(OutboxRepository.SQL_OLDEST_OF_ITS_KEY)
+                  .replace("outbox.outbox", schema + ".outbox");
+          try (PreparedStatement lease = c.prepareStatement(sql)) {
+            for (int i = 0; i < 12; i++) {
+              run(c, lease);
+            }
+            try (Statement s = c.createStatement()) {
+              s.execute(payouts(schema, 6_000));
+            }
+            long before = sequentialReads(c, schema);
             run(c, lease);
-          }
-          try (Statement s = c.createStatement()) {
-            s.execute(payouts(schema, 6_000));
-          }
-          long before = sequentialReads(c, schema);
-          run(c, lease);
-          long read = sequentialReads(c, schema) - before;
+            long read = sequentialReads(c, schema) - before;
 
-          assertThat(read)
-              .as("outbox rows read sequentially by one lease of %d over 6,005 rows", LIMIT)
-              .isLessThanOrEqualTo(10L * LIMIT);
-        }
-      } finally {
-        c.rollback();
-      }
-    }
+            assertThat(read)
+                .as("outbox rows read sequentially by one lease of %d over 6,005 rows", LIMIT)
+                .isLessThanOrEqualTo(10L * LIMIT);
+          }
+        });
   }
 
   /**
@@ -80,60 +70,75 @@ class LeasePlanTest {
    */
   @Test
   void whereTheWaitingRowsStartIsFoundByIndexWhenTheOutboxGrows() throws Exception {
+    inScratchOutbox(
+        "bounds",
+        0,
+        (c, schema) -> {
+          try (PreparedStatement bounds = prepare(c, OutboxRepository.SQL_ID_BOUNDS, schema);
+              PreparedStatement backlog = prepare(c, OutboxRepository.SQL_BACKLOG, schema)) {
+            List<PreparedStatement> statements = List.of(bounds, backlog);
+            for (int i = 0; i < 12; i++) {
+              for (PreparedStatement statement : statements) {
+                runWaiting(c, statement);
+              }
+            }
+            try (Statement s = c.createStatement()) {
+              s.execute(payouts(schema, 6_000));
+              s.execute(
+                  "UPDATE %s.outbox SET status = 'delivered', delivered_at = now()"
+                      .formatted(schema));
+              s.execute(payouts(schema, 5));
+            }
+            for (PreparedStatement statement : statements) {
+              long before = sequentialReads(c, schema);
+              runWaiting(c, statement);
+              long read = sequentialReads(c, schema) - before;
+
+              assertThat(read)
+                  .as("outbox rows read sequentially over 6,005 rows, 5 waiting, by %s", statement)
+                  .isLessThanOrEqualTo(100L);
+            }
+          }
+        });
+  }
+
+  /** What a test does with its own outbox table, on a connection of the relay's pool. */
+  @FunctionalInterface
+  private interface ScratchBody {
+    void run(Connection c, String schema) throws Exception;
+  }
+
+  /**
+   * A copy of the outbox in a schema of its own holding {@code rows} pending payouts, analyzed,
+   * inside a transaction that is rolled back afterwards.
+   */
+  private void inScratchOutbox(String prefix, int rows, ScratchBody body) throws Exception {
     try (Connection c = pool.getConnection()) {
       c.setAutoCommit(false);
       try {
-        String schema = OutboxRows.uniquePrefix("bounds").replaceAll("[^a-z0-9]", "_");
+        String schema = OutboxRows.uniquePrefix(prefix).replaceAll("[^a-z0-9]", "_");
         try (Statement s = c.createStatement()) {
           s.execute("CREATE SCHEMA " + schema);
           s.execute("CREATE TABLE %s.outbox (LIKE outbox.outbox INCLUDING ALL)".formatted(schema));
+          if (rows > 0) {
+            s.execute(payouts(schema, rows));
+          }
           s.execute("ANALYZE " + schema + ".outbox");
         }
-        List<String> statements =
-            List.of(OutboxRepository.SQL_ID_BOUNDS, OutboxRepository.SQL_BACKLOG);
-        List<PreparedStatement> prepared = new ArrayList<>();
-        try {
-          for (String sql : statements) {
-            prepared.add(c.prepareStatement(sql.replace("outbox.outbox", schema + ".outbox")));
-          }
-          for (int i = 0; i < 12; i++) {
-            for (PreparedStatement statement : prepared) {
-              runWaiting(c, statement);
-            }
-          }
-          try (Statement s = c.createStatement()) {
-            s.execute(payouts(schema, 6_000));
-            s.execute(
-                "UPDATE %s.outbox SET status = 'delivered', delivered_at = now()"
-                    .formatted(schema));
-            s.execute(payouts(schema, 5));
-          }
-          for (int i = 0; i < statements.size(); i++) {
-            long before = sequentialReads(c, schema);
-            runWaiting(c, prepared.get(i));
-            long read = sequentialReads(c, schema) - before;
-
-            assertThat(read)
-                .as(
-                    "outbox rows read sequentially over 6,005 rows, 5 waiting, by %s",
-                    statements.get(i))
-                .isLessThanOrEqualTo(100L);
-          }
-        } finally {
-          for (PreparedStatement statement : prepared) {
-            statement.close();
-          }
-        }
+        body.run(c, schema);
       } finally {
         c.rollback();
       }
     }
   }
 
+  private static PreparedStatement prepare(Connection c, String sql, String schema)
+      throws Exception {
+    return c.prepareStatement(sql.replace("outbox.outbox", schema + ".outbox"));
+  }
+
   private static void runWaiting(Connection c, PreparedStatement statement) throws Exception {
-    if (statement.getParameterMetaData().getParameterCount() > 0) {
-      statement.setArray(1, c.createArrayOf("text", OutboxRepository.WAITING.toArray()));
-    }
+    statement.setArray(1, c.createArrayOf("text", OutboxRepository.WAITING.toArray()));
     try (ResultSet rs = statement.executeQuery()) {
       while (rs.next()) {
         // the figures are not the point here: what reading them costs is

@@ -95,6 +95,9 @@ public final class EventCodec {
     if (body == null || body.length == 0) {
       throw new InvalidEventException("empty body: expected a JSON object");
     }
+    if (!startsLikeJson(body)) {
+      throw new InvalidEventException("body is not valid JSON (starts with '" + head(body) + "')");
+    }
     try {
       JsonNode root = MAPPER.readTree(body);
       if (root == null || !root.isObject()) {
@@ -102,9 +105,34 @@ public final class EventCodec {
       }
       return root;
     } catch (IOException e) {
-      String head = new String(body, 0, Math.min(body.length, 60), StandardCharsets.UTF_8);
-      throw new InvalidEventException("body is not valid JSON (starts with '" + head + "')", e);
+      throw new InvalidEventException(
+          "body is not valid JSON (starts with '" + head(body) + "')", e);
     }
+  }
+
+  /**
+   * Whether the first byte after JSON whitespace can start a JSON value. A body that cannot is
+   * refused without running the parser, whose exception costs as much as decoding a whole event;
+   * the others (an array, a string, a number...) get the parser's precise verdict.
+   */
+  private static boolean startsLikeJson(byte[] body) {
+    for (byte b : body) {
+      if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+        return b == '{'
+            || b == '['
+            || b == '"'
+            || b == '-'
+            || (b >= '0' && b <= '9')
+            || b == 't'
+            || b == 'f'
+            || b == 'n';
+      }
+    }
+    return true;
+  }
+
+  private static String head(byte[] body) {
+    return new String(body, 0, Math.min(body.length, 60), StandardCharsets.UTF_8);
   }
 
   private static OrderCompleted orderCompleted(JsonNode root) throws InvalidEventException {

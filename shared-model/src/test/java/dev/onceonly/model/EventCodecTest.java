@@ -251,8 +251,17 @@ class EventCodecTest {
   @Test
   void notJsonMessageQuotesTheStartOfTheBody() {
     assertRefused("order.completed", "<xml>order</xml>")
-        .hasMessage("body is not valid JSON (starts with '<xml>order</xml>')")
+        .hasMessage("body is not valid JSON (starts with '<xml>order</xml>')");
+    assertRefused("order.completed", "{\"eventId\": <xml/>}")
+        .hasMessage("body is not valid JSON (starts with '{\"eventId\": <xml/>}')")
         .hasCauseInstanceOf(java.io.IOException.class);
+  }
+
+  /** Bad input, not a fault of the code: a flood of it must not cost a stack walk each. */
+  @ParameterizedTest
+  @ValueSource(strings = {"<xml/>", "{\"eventId\": 1", "[]"})
+  void refusalsCarryNoStackTrace(String body) {
+    assertRefused("order.completed", body).satisfies(e -> assertThat(e.getStackTrace()).isEmpty());
   }
 
   @ParameterizedTest

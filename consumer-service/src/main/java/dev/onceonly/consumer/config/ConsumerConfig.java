@@ -31,6 +31,20 @@ public interface ConsumerConfig {
   @WithDefault("10m")
   Duration schemaWait();
 
+  /**
+   * At most one WARN line per consumer this often about invalid messages, the others summed up
+   * ({@code INVALID_LOG_INTERVAL}; 0 logs every one). Each is dead-lettered with its reason anyway.
+   */
+  @WithDefault("10s")
+  Duration invalidLogInterval();
+
+  /**
+   * How long a dead letter waits for others to be published with it ({@code DEAD_LETTER_LINGER}; 0
+   * publishes each at once). The original is acked only after the broker confirmed its dead letter.
+   */
+  @WithDefault("20ms")
+  Duration deadLetterLinger();
+
   /** How often the queue-depth gauges are read from the broker ({@code QUEUE_DEPTH_REFRESH}). */
   @WithDefault("15s")
   Duration queueDepthRefresh();

@@ -40,16 +40,19 @@ public class EventListener {
   private final DeadLetters deadLetters;
   private final ConsumerMetrics metrics;
   private final MessageTracing tracing;
+  private final InvalidMessageLog invalidLog;
 
   public EventListener(
       GroupCommit groupCommit,
       DeadLetters deadLetters,
       ConsumerMetrics metrics,
-      MessageTracing tracing) {
+      MessageTracing tracing,
+      InvalidMessageLog invalidLog) {
     this.groupCommit = groupCommit;
     this.deadLetters = deadLetters;
     this.metrics = metrics;
     this.tracing = tracing;
+    this.invalidLog = invalidLog;
   }
 
   @Incoming("loyalty")
@@ -91,11 +94,7 @@ public class EventListener {
             "consumer " + consumer.value() + " does not handle " + meta.getRoutingKey());
       }
     } catch (InvalidEventException e) {
-      try (TraceLogging.LogScope mdc = MessageTracing.logging(delivery.span())) {
-        LOG.warnf(
-            "dead-lettering invalid message on %s (routing key %s): %s",
-            consumer.value(), meta.getRoutingKey(), e.getMessage());
-      }
+      invalidLog.invalid(consumer, meta.getRoutingKey(), e.getMessage(), delivery.span());
       return deadLetter(delivery, "invalid", e.getMessage(), e);
     }
     String key = decoded.event().messageKey();
@@ -146,13 +145,18 @@ public class EventListener {
     ConsumerName consumer = delivery.consumer();
     MessageTracing.failed(delivery.span(), "dead_lettered", cause);
     metrics.deadLettered(consumer);
-    try {
-      deadLetters.send(consumer, delivery.meta(), delivery.body(), failure, reason);
-    } catch (RuntimeException e) {
-      LOG.errorf(e, "%s: dead-letter publish failed, rejecting to the DLX", consumer.value());
-      return delivery.message().nack(e, Metadata.of(new RabbitMQRejectMetadata(false)));
-    }
-    return delivery.message().ack();
+    return deadLetters
+        .send(consumer, DeadLetters.Original.of(delivery.meta()), delivery.body(), failure, reason)
+        .handle(
+            (confirmed, e) -> {
+              if (e == null) {
+                return delivery.message().ack();
+              }
+              LOG.errorf(
+                  e, "%s: dead-letter publish failed, rejecting to the DLX", consumer.value());
+              return delivery.message().nack(e, Metadata.of(new RabbitMQRejectMetadata(false)));
+            })
+        .thenCompose(settled -> settled);
   }
 
   /** One message being handled: where it came from, its body, and its span. */

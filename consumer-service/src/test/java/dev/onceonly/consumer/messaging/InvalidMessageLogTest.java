@@ -1,0 +1,110 @@
+package dev.onceonly.consumer.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.onceonly.consumer.ConsumerName;
+import io.opentelemetry.api.trace.Span;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class InvalidMessageLogTest {
+
+  private final AtomicLong now = new AtomicLong(1_000);
+  private final List<String> lines = new ArrayList<>();
+
+  private InvalidMessageLog log(Duration interval) {
+    return new InvalidMessageLog(interval, now::get, lines::add);
+  }
+
+  private void invalid(InvalidMessageLog log, ConsumerName consumer, String reason) {
+    log.invalid(consumer, "order.completed", reason, Span.getInvalid());
+  }
+
+  private void advance(Duration d) {
+    now.addAndGet(d.toNanos());
+  }
+
+  @Test
+  void aFloodWritesOneLinePerIntervalAndSumsUpTheRest() {
+    InvalidMessageLog log = log(Duration.ofSeconds(10));
+    for (int i = 0; i < 500; i++) {
+      invalid(log, ConsumerName.LOYALTY, "missing field 'orderId' #" + i);
+      advance(Duration.ofMillis(10));
+    }
+    assertThat(lines)
+        .containsExactly(
+            "dead-lettering invalid message on loyalty (routing key order.completed):"
+                + " missing field 'orderId' #0");
+
+    log.flush();
+    assertThat(lines).hasSize(1); // the interval (10 s) is not over: 5 s went by
+
+    advance(Duration.ofSeconds(6));
+    log.flush();
+    assertThat(lines)
+        .last()
+        .isEqualTo(
+            "499 more invalid messages on loyalty dead-lettered since the last such line, each"
+                + " with its reason in onceonly.loyalty.dlq");
+
+    log.flush();
+    advance(Duration.ofSeconds(30));
+    log.flush();
+    assertThat(lines).as("nothing new, nothing to sum up").hasSize(2);
+  }
+
+  @Test
+  void theFirstLineOfANewIntervalCarriesTheCountNotYetSummedUp() {
+    InvalidMessageLog log = log(Duration.ofSeconds(10));
+    invalid(log, ConsumerName.RECEIPTS, "a");
+    invalid(log, ConsumerName.RECEIPTS, "b");
+    invalid(log, ConsumerName.RECEIPTS, "c");
+    advance(Duration.ofSeconds(10));
+    invalid(log, ConsumerName.RECEIPTS, "d");
+
+    assertThat(lines)
+        .containsExactly(
+            "dead-lettering invalid message on receipts (routing key order.completed): a",
+            "dead-lettering invalid message on receipts (routing key order.completed): d; 2 more"
+                + " invalid messages on receipts dead-lettered since the last such line, each with"
+                + " its reason in onceonly.receipts.dlq");
+  }
+
+  @Test
+  void eachConsumerHasItsOwnInterval() {
+    InvalidMessageLog log = log(Duration.ofSeconds(10));
+    invalid(log, ConsumerName.LOYALTY, "a");
+    invalid(log, ConsumerName.RECEIPTS, "b");
+    invalid(log, ConsumerName.LOYALTY, "c");
+
+    assertThat(lines)
+        .containsExactly(
+            "dead-lettering invalid message on loyalty (routing key order.completed): a",
+            "dead-lettering invalid message on receipts (routing key order.completed): b");
+  }
+
+  @Test
+  void aZeroIntervalLogsEveryMessage() {
+    InvalidMessageLog log = log(Duration.ZERO);
+    for (int i = 0; i < 3; i++) {
+      invalid(log, ConsumerName.PROFILES, "bad " + i);
+    }
+    log.flush();
+
+    assertThat(lines)
+        .hasSize(3)
+        .allSatisfy(l -> assertThat(l).startsWith("dead-lettering invalid message on profiles"))
+        .noneSatisfy(l -> assertThat(l).contains("more invalid"));
+  }
+
+  @Test
+  void aNegativeIntervalIsRefusedByName() {
+    assertThatThrownBy(() -> log(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("INVALID_LOG_INTERVAL");
+  }
+}

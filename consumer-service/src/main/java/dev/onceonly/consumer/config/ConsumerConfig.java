@@ -79,8 +79,9 @@ public interface ConsumerConfig {
 
     /**
      * How long a committer that found only a few messages waiting (under a quarter of the maximum)
-     * waits for one more before it begins ({@code CONSUMER_BATCH_LINGER}). Fewer, fuller
-     * transactions for at most this much latency; {@code 0ms} never waits.
+     * waits, at most, for a quarter of the maximum before it begins ({@code
+     * CONSUMER_BATCH_LINGER}). Fewer, fuller transactions for at most this much latency; {@code
+     * 0ms} never waits.
      */
     @WithDefault("1ms")
     Duration linger();

@@ -77,17 +77,37 @@ class GroupCommitBatcherTest {
     assertThat(transactions).extracting(List::size).containsExactly(1, 2, 2, 1);
   }
 
+  /**
+   * When messages trickle in, a committer that waited only for one more ran transactions of two: it
+   * waits, within the linger, until a quarter of the maximum is there.
+   */
   @Test
-  void aCommitterThatFindsOneMessageLingersForTheNext() throws Exception {
+  void aCommitterThatFindsFewMessagesLingersUntilAQuarterOfTheMaximumWaits() throws Exception {
     batcher = new GroupCommit.Batcher(1, 16, Duration.ofSeconds(10), this::recordingTransaction);
     releaseFirst.countDown();
-    Future<Outcome> first = submit("k0");
-    awaitQueued(0); // taken by the committer, which now lingers
-    Future<Outcome> second = submit("k1");
+    List<Future<Outcome>> submitted = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      submitted.add(submit("k" + i));
+      awaitQueued(0); // taken by the committer, which lingers for more
+    }
+    assertThat(submitted).noneMatch(Future::isDone);
+    assertThat(transactions).isEmpty();
 
-    assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo(outcomeFor("k0"));
-    assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo(outcomeFor("k1"));
-    assertThat(transactions).containsExactly(List.of("k0", "k1"));
+    submitted.add(submit("k3"));
+
+    for (int i = 0; i < 4; i++) {
+      assertThat(submitted.get(i).get(5, TimeUnit.SECONDS)).isEqualTo(outcomeFor("k" + i));
+    }
+    assertThat(transactions).containsExactly(List.of("k0", "k1", "k2", "k3"));
+  }
+
+  @Test
+  void aLoneMessageGoesWhenTheLingerIsOver() throws Exception {
+    batcher = new GroupCommit.Batcher(1, 16, Duration.ofMillis(50), this::recordingTransaction);
+    releaseFirst.countDown();
+
+    assertThat(submit("k0").get(5, TimeUnit.SECONDS)).isEqualTo(outcomeFor("k0"));
+    assertThat(transactions).containsExactly(List.of("k0"));
   }
 
   @Test

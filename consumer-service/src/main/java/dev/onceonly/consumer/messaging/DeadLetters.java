@@ -39,10 +39,13 @@ import org.eclipse.microprofile.config.Config;
  * wait: a dead letter waits up to {@code DEAD_LETTER_LINGER} (20 ms) for others, then all that
  * waited are published together, and each original is acked when its own confirm arrives, on the
  * thread that reads the broker's confirms. Published one by one as they came and awaited by their
- * handlers, 10 % invalid messages cost the consumers 0.5 ms of CPU each: the broker fsynced its
- * dead-letter queue for every one alone, and each confirm and ack woke threads of its own. (Through
- * the messaging connector's emitter, each dead letter read a dozen connector settings from the
- * configuration, and with 10 % invalid messages the consumer spent half again as much CPU.)
+ * handlers, invalid messages among healthy ones cost the consumer and the broker two to four times
+ * as much CPU (the broker confirmed and stored each alone, and each confirm and ack woke threads of
+ * its own). A handler only queues its letter (unless the linger is 0): opening a connection and
+ * publishing happen on the flushing thread, under a lock of their own, so a broker that is slow to
+ * answer holds no handler. (Through the messaging connector's emitter, each dead letter read a
+ * dozen connector settings from the configuration, and with 10 % invalid messages the consumer
+ * spent half again as much CPU.)
  */
 @ApplicationScoped
 public class DeadLetters {
@@ -68,14 +71,19 @@ public class DeadLetters {
 
   private final ConnectionFactory factory;
   private final long lingerMs;
+
+  /** Guards {@link #pending}, {@link #flushScheduled} and {@link #closed}; held only briefly. */
   private final Object lock = new Object();
+
+  /** Guards the connection, the channel and publishing on it. */
+  private final Object publishing = new Object();
 
   /** Publishes not yet confirmed, by sequence number, on the current channel. */
   private final ConcurrentNavigableMap<Long, CompletableFuture<Void>> unconfirmed =
       new ConcurrentSkipListMap<>();
 
-  /** Dead letters waiting for the next flush (guarded by {@link #lock}). */
-  private final List<Pending> pending = new ArrayList<>();
+  /** Dead letters waiting for the next flush. */
+  private List<Pending> pending = new ArrayList<>();
 
   private final ScheduledExecutorService flusher =
       Executors.newSingleThreadScheduledExecutor(
@@ -121,18 +129,22 @@ public class DeadLetters {
     CompletableFuture<Void> confirmed = new CompletableFuture<>();
     Pending letter =
         new Pending(Queues.queue(consumer), original.contentType(), headers, body, confirmed);
+    boolean now = false;
     synchronized (lock) {
       if (closed) {
         confirmed.completeExceptionally(new IOException("the dead-letter publisher is stopped"));
       } else {
         pending.add(letter);
         if (lingerMs == 0) {
-          publishPending();
+          now = true;
         } else if (!flushScheduled) {
           flushScheduled = true;
           flusher.schedule(this::flush, lingerMs, TimeUnit.MILLISECONDS);
         }
       }
+    }
+    if (now) {
+      flush();
     }
     return confirmed
         .orTimeout(CONFIRM_TIMEOUT_MS, TimeUnit.MILLISECONDS)
@@ -150,34 +162,45 @@ public class DeadLetters {
             });
   }
 
+  /** Publishes every dead letter waiting, in the order they came. */
   private void flush() {
+    List<Pending> batch;
     synchronized (lock) {
       flushScheduled = false;
-      publishPending();
+      batch = pending;
+      pending = new ArrayList<>();
+    }
+    if (!batch.isEmpty()) {
+      publish(batch);
     }
   }
 
-  /** Publishes every waiting dead letter, one after another on the channel (holding the lock). */
-  private void publishPending() {
-    for (Pending letter : pending) {
-      try {
-        Channel open = channel();
-        long publish = open.getNextPublishSeqNo();
-        AMQP.BasicProperties properties =
-            new AMQP.BasicProperties.Builder()
-                .messageId(PUBLISH_ID + publish)
-                .contentType(letter.contentType())
-                .deliveryMode(2)
-                .headers(letter.headers())
-                .build();
-        unconfirmed.put(publish, letter.confirmed());
-        open.basicPublish(EXCHANGE, letter.queue(), true, properties, letter.body());
-      } catch (IOException | TimeoutException | RuntimeException e) {
-        letter.confirmed().completeExceptionally(e);
-        closeQuietly();
+  private void publish(List<Pending> batch) {
+    synchronized (publishing) {
+      for (Pending letter : batch) {
+        publish(letter);
       }
     }
-    pending.clear();
+  }
+
+  /** One dead letter on the channel; the caller holds {@link #publishing}. */
+  private void publish(Pending letter) {
+    try {
+      Channel open = channel();
+      long publish = open.getNextPublishSeqNo();
+      AMQP.BasicProperties properties =
+          new AMQP.BasicProperties.Builder()
+              .messageId(PUBLISH_ID + publish)
+              .contentType(letter.contentType())
+              .deliveryMode(2)
+              .headers(letter.headers())
+              .build();
+      unconfirmed.put(publish, letter.confirmed());
+      open.basicPublish(EXCHANGE, letter.queue(), true, properties, letter.body());
+    } catch (IOException | TimeoutException | RuntimeException e) {
+      letter.confirmed().completeExceptionally(e);
+      closeQuietly();
+    }
   }
 
   /** The open channel, in confirm mode, opening connection and channel first if needed. */
@@ -277,9 +300,9 @@ public class DeadLetters {
   void close() {
     synchronized (lock) {
       closed = true;
-      publishPending();
     }
-    flusher.shutdownNow();
+    flusher.shutdown();
+    flush();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_CONFIRM_WAIT_MS);
     for (CompletableFuture<Void> f : unconfirmed.values()) {
       try {
@@ -291,7 +314,7 @@ public class DeadLetters {
         // failed or late: closing fails it below
       }
     }
-    synchronized (lock) {
+    synchronized (publishing) {
       closeQuietly();
     }
   }

@@ -1,8 +1,11 @@
 package dev.onceonly.consumer.messaging;
 
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
 import dev.onceonly.consumer.Broker;
 import dev.onceonly.consumer.ConsumerName;
@@ -11,12 +14,14 @@ import dev.onceonly.testsupport.RabbitMqResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterEach;
@@ -115,6 +120,45 @@ class DeadLettersTest {
         .failsWithin(Duration.ofSeconds(5))
         .withThrowableThat()
         .withMessageContaining("the dead-letter publisher is stopped");
+  }
+
+  @Test
+  void aBrokerSlowToAnswerHoldsNoHandler() throws Exception {
+    CountDownLatch connecting = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    ConnectionFactory unreachable =
+        new ConnectionFactory() {
+          @Override
+          public Connection newConnection(String name) throws IOException {
+            connecting.countDown();
+            try {
+              answer.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            throw new IOException("broker unreachable");
+          }
+        };
+    DeadLetters letters = new DeadLetters(unreachable, Duration.ofMillis(1));
+    try {
+      CompletableFuture<Void> first = send(letters, 1);
+      assertThat(connecting.await(10, TimeUnit.SECONDS)).as("flushing, stuck connecting").isTrue();
+
+      CompletableFuture<CompletableFuture<Void>> second =
+          CompletableFuture.supplyAsync(() -> send(letters, 2));
+      assertThat(second).as("the next handler queues its letter").succeedsWithin(5, SECONDS);
+
+      answer.countDown();
+      for (CompletableFuture<Void> letter : List.of(first, second.join())) {
+        assertThat(letter)
+            .failsWithin(10, SECONDS)
+            .withThrowableThat()
+            .withMessageContaining("broker unreachable");
+      }
+    } finally {
+      answer.countDown();
+      letters.close();
+    }
   }
 
   @Test

@@ -74,7 +74,9 @@ final class ChaosDb {
    * When the last claim was taken: the start of the transaction that decided the latest message, on
    * the database's clock (the one {@link #now()} reads).
    */
-  static final String SQL_LAST_CLAIM = "SELECT max(processed_at) FROM loyalty.processed_messages";
+  /** Each message key's latest claim, by any consumer. */
+  static final String SQL_CLAIM_TIMES =
+      "SELECT message_key, max(processed_at) FROM loyalty.processed_messages GROUP BY message_key";
 
   /** One figure per name: progress and the counts the invariants need. */
   static final String SQL_FIGURES =
@@ -190,6 +192,19 @@ final class ChaosDb {
   /** The database's clock now. */
   java.time.Instant now() throws SQLException {
     return instant("SELECT clock_timestamp()");
+  }
+
+  /** When each message key was last claimed. */
+  Map<String, java.time.Instant> claimTimes() throws SQLException {
+    Map<String, java.time.Instant> times = new HashMap<>();
+    try (Connection c = connect();
+        PreparedStatement ps = c.prepareStatement(SQL_CLAIM_TIMES);
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        times.put(rs.getString(1), rs.getTimestamp(2).toInstant());
+      }
+    }
+    return times;
   }
 
   /** The single timestamp a query returns; the epoch if it returns null. */

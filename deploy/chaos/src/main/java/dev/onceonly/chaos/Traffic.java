@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -27,11 +28,34 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Traffic {
 
-  /** The stream of one scenario. */
-  record Spec(int customers, int orders, double hotShare, double poisonShare, long seed) {}
+  /**
+   * The stream of one scenario. With {@code blocks} (0: none) the middle is cut into that many
+   * stretches and the extra invalid messages go into every other pair of them ({@link
+   * PoisonBlocks}), {@code poisonShare} of each poisoned stretch; without, they are shuffled
+   * through the whole middle, {@code poisonShare} of every message published.
+   */
+  record Spec(
+      int customers, int orders, double hotShare, double poisonShare, int blocks, long seed) {
 
-  /** What was sent: the plan's summary, the extra invalid messages and every publish counted. */
-  record Sent(FeedSummary summary, int extraInvalid, long published, long republished) {
+    Spec(int customers, int orders, double hotShare, double poisonShare, long seed) {
+      this(customers, orders, hotShare, poisonShare, 0, seed);
+    }
+  }
+
+  /**
+   * What was sent: the plan's summary, the extra invalid messages, every publish counted, and the
+   * stretches of the middle (empty unless the spec asked for them).
+   */
+  record Sent(
+      FeedSummary summary,
+      int extraInvalid,
+      long published,
+      long republished,
+      List<PoisonBlocks.Block> blocks) {
+
+    Sent(FeedSummary summary, int extraInvalid, long published, long republished) {
+      this(summary, extraInvalid, published, republished, List.of());
+    }
 
     /** Messages every order-consuming queue must dead-letter: the plan's bad ones and the extra. */
     int badPerOrderQueue() {
@@ -64,9 +88,29 @@ final class Traffic {
     FeedPlan plan = plan(spec);
     long deadline = System.nanoTime() + timeout.toNanos();
     List<Outgoing> middle = new ArrayList<>(plan.stream());
-    List<Outgoing> extra = invalid(spec, healthyMessages(plan));
-    middle.addAll(extra);
-    Collections.shuffle(middle, new Random(spec.seed()));
+    int extra;
+    List<PoisonBlocks.Block> blocks = List.of();
+    if (spec.blocks() > 0) {
+      Collections.shuffle(middle, new Random(spec.seed()));
+      Random rnd = new Random(spec.seed() ^ 0x5eed);
+      AtomicInteger numbered = new AtomicInteger();
+      PoisonBlocks.Layout layout =
+          PoisonBlocks.layout(
+              middle,
+              PoisonBlocks.keys(plan.opening()),
+              spec.blocks(),
+              spec.poisonShare(),
+              count -> invalid(numbered.getAndAdd(count), count, rnd),
+              new Random(spec.seed()));
+      middle = layout.messages();
+      blocks = layout.blocks();
+      extra = blocks.stream().mapToInt(PoisonBlocks.Block::invalid).sum();
+    } else {
+      List<Outgoing> bad = invalid(spec, healthyMessages(plan));
+      middle.addAll(bad);
+      Collections.shuffle(middle, new Random(spec.seed()));
+      extra = bad.size();
+    }
 
     publish(plan.opening(), deadline, false);
     int chunk = Math.max(1, (middle.size() + CHUNKS - 1) / CHUNKS);
@@ -80,7 +124,7 @@ final class Traffic {
     awaitCredited(plan.summary().uniqueOrders(), deadline);
     betweenPhases.run();
     publish(plan.redemptions(), deadline, false);
-    return new Sent(plan.summary(), extra.size(), published.get(), republished.get());
+    return new Sent(plan.summary(), extra, published.get(), republished.get(), blocks);
   }
 
   /** Every message of the plan but its one poison and one invalid: twins count twice. */
@@ -100,9 +144,13 @@ final class Traffic {
    */
   static List<Outgoing> invalid(Spec spec, int healthy) {
     int count = (int) Math.round(spec.poisonShare() * healthy / (1 - spec.poisonShare()));
-    Random rnd = new Random(spec.seed() ^ 0x5eed);
+    return invalid(0, count, new Random(spec.seed() ^ 0x5eed));
+  }
+
+  /** {@code count} invalid messages, numbered from {@code first}. */
+  static List<Outgoing> invalid(int first, int count, Random rnd) {
     List<Outgoing> bad = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
+    for (int i = first; i < first + count; i++) {
       byte[] body =
           i % 2 == 0
               ? ("not JSON: chaos poison #" + i).getBytes(StandardCharsets.UTF_8)

@@ -1,0 +1,198 @@
+package dev.onceonly.chaos;
+
+import dev.onceonly.model.EventCodec;
+import dev.onceonly.model.InvalidEventException;
+import dev.onceonly.pipeline.Outgoing;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.IntFunction;
+
+/**
+ * Scenario 7's stream in stretches that take turns, clean and poisoned, so that both kinds are
+ * timed on the same machine a second apart. A stretch is a run of consecutive messages of the
+ * stream; a poisoned one has invalid messages shuffled in, a tenth of all its messages. The
+ * stretches follow the pattern clean, poisoned, poisoned, clean, clean, poisoned... (ABBA), so that
+ * a machine that speeds up or slows down weighs on both kinds alike.
+ *
+ * <p>The queues are first in, first out, so the consumers go through the stretches in turn. A
+ * stretch ends when the claims of its messages are done (the 99th percentile of their claim times,
+ * so that one message requeued once does not move the boundary); it lasts from the end of the
+ * stretch before it. The first stretch (the fleet getting going while the publisher starts) and the
+ * last (the tail of the queues) are not timed.
+ */
+final class PoisonBlocks {
+
+  /** The share of a stretch's claim times after which it counts as done. */
+  static final double DONE = 0.99;
+
+  /**
+   * One stretch: poisoned or clean, how many messages it publishes, how many of them are healthy
+   * (copies count: each costs the consumers a delivery) and how many are the extra invalid ones,
+   * and the keys of the messages first published in it (the ones whose claims tell when it was
+   * done).
+   */
+  record Block(boolean poisoned, int size, int healthy, int invalid, Set<String> keys) {}
+
+  /** The messages to publish, in order, and the stretches they make. */
+  record Layout(List<Outgoing> messages, List<Block> blocks) {}
+
+  /** Healthy messages and the time the consumers took for them, per kind. */
+  record Rates(long cleanHealthy, Duration clean, long poisonedHealthy, Duration poisoned) {
+
+    double cleanRate() {
+      return rate(cleanHealthy, clean);
+    }
+
+    double poisonedRate() {
+      return rate(poisonedHealthy, poisoned);
+    }
+
+    double ratio() {
+      return poisonedRate() / cleanRate();
+    }
+
+    Rates plus(Rates other) {
+      return new Rates(
+          cleanHealthy + other.cleanHealthy,
+          clean.plus(other.clean),
+          poisonedHealthy + other.poisonedHealthy,
+          poisoned.plus(other.poisoned));
+    }
+
+    static final Rates NONE = new Rates(0, Duration.ZERO, 0, Duration.ZERO);
+
+    private static double rate(long messages, Duration time) {
+      return messages / (time.toNanos() / 1e9);
+    }
+  }
+
+  private PoisonBlocks() {}
+
+  /** Whether the stretch at {@code index} is poisoned: clean, poisoned, poisoned, clean, ... */
+  static boolean poisoned(int index) {
+    return (index + 1) / 2 % 2 == 1;
+  }
+
+  /**
+   * Cuts {@code stream} (in the order it is to be published) into {@code count} stretches of about
+   * the same number of messages and shuffles {@code invalid} messages into the poisoned ones, as
+   * many as make {@code share} of each poisoned stretch. Keys already published before the stream
+   * ({@code earlier}) belong to no stretch: their claims came before it.
+   */
+  static Layout layout(
+      List<Outgoing> stream,
+      Collection<String> earlier,
+      int count,
+      double share,
+      IntFunction<List<Outgoing>> invalid,
+      Random random) {
+    if (count < 3) {
+      throw new IllegalArgumentException("at least 3 stretches, the first and last untimed");
+    }
+    if (share <= 0 || share >= 1) {
+      throw new IllegalArgumentException("share must be between 0 and 1, was " + share);
+    }
+    Set<String> seen = new HashSet<>(earlier);
+    List<Outgoing> messages = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      List<Outgoing> part =
+          new ArrayList<>(
+              stream.subList(stream.size() * i / count, stream.size() * (i + 1) / count));
+      Set<String> keys = new HashSet<>();
+      int healthy = 0;
+      for (Outgoing message : part) {
+        String key = key(message);
+        if (key != null) {
+          healthy++;
+          if (seen.add(key)) {
+            keys.add(key);
+          }
+        }
+      }
+      int bad = 0;
+      if (poisoned(i)) {
+        List<Outgoing> poison = invalid.apply((int) Math.round(share * part.size() / (1 - share)));
+        bad = poison.size();
+        part.addAll(poison);
+        Collections.shuffle(part, random);
+      }
+      messages.addAll(part);
+      blocks.add(new Block(poisoned(i), part.size(), healthy, bad, Set.copyOf(keys)));
+    }
+    return new Layout(List.copyOf(messages), List.copyOf(blocks));
+  }
+
+  /**
+   * Healthy throughput of each kind, from when each stretch was done: {@code claims} is each key's
+   * latest claim time. The first and last stretches are not timed.
+   *
+   * @throws IllegalStateException if a timed stretch has no claimed key, or its end is not after
+   *     the end of the one before it (the stream was not consumed in order)
+   */
+  static Rates rates(List<Block> blocks, Map<String, Instant> claims) {
+    Instant previous = done(blocks.get(0), claims);
+    Rates rates = Rates.NONE;
+    for (int i = 1; i < blocks.size() - 1; i++) {
+      Block block = blocks.get(i);
+      Instant end = done(block, claims);
+      Duration took = Duration.between(previous, end);
+      if (took.isNegative() || took.isZero()) {
+        throw new IllegalStateException(
+            "stretch " + i + " was done at " + end + ", not after the one before it: " + previous);
+      }
+      Rates one =
+          block.poisoned()
+              ? new Rates(0, Duration.ZERO, block.healthy(), took)
+              : new Rates(block.healthy(), took, 0, Duration.ZERO);
+      rates = rates.plus(one);
+      previous = end;
+    }
+    return rates;
+  }
+
+  /** When {@link #DONE} of a stretch's claims were made. */
+  static Instant done(Block block, Map<String, Instant> claims) {
+    List<Instant> times = new ArrayList<>();
+    for (String key : block.keys()) {
+      Instant t = claims.get(key);
+      if (t != null) {
+        times.add(t);
+      }
+    }
+    if (times.isEmpty()) {
+      throw new IllegalStateException("no message of a stretch was claimed");
+    }
+    Collections.sort(times);
+    return times.get((int) Math.ceil(DONE * times.size()) - 1);
+  }
+
+  /** The keys of the healthy ones of {@code messages}. */
+  static Set<String> keys(List<Outgoing> messages) {
+    Set<String> keys = new HashSet<>();
+    for (Outgoing message : messages) {
+      String key = key(message);
+      if (key != null) {
+        keys.add(key);
+      }
+    }
+    return keys;
+  }
+
+  /** The message key of a healthy message; null for one the consumers dead-letter. */
+  private static String key(Outgoing message) {
+    try {
+      return EventCodec.decode(message.routingKey(), message.body()).event().messageKey();
+    } catch (InvalidEventException e) {
+      return null;
+    }
+  }
+}

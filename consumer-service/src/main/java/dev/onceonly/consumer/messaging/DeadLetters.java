@@ -78,10 +78,6 @@ public class DeadLetters {
   /** Guards the connection, the channel and publishing on it. */
   private final Object publishing = new Object();
 
-  /** Publishes not yet confirmed, by sequence number, on the current channel. */
-  private final ConcurrentNavigableMap<Long, CompletableFuture<Void>> unconfirmed =
-      new ConcurrentSkipListMap<>();
-
   /** Dead letters waiting for the next flush. */
   private List<Pending> pending = new ArrayList<>();
 
@@ -94,7 +90,10 @@ public class DeadLetters {
           });
 
   private Connection connection;
-  private Channel channel;
+
+  /** The channel published on and its letters not yet confirmed; guarded by {@link #publishing}. */
+  private Publication current;
+
   private boolean flushScheduled;
   private boolean closed;
 
@@ -186,7 +185,8 @@ public class DeadLetters {
   /** One dead letter on the channel; the caller holds {@link #publishing}. */
   private void publish(Pending letter) {
     try {
-      Channel open = channel();
+      Publication on = publication();
+      Channel open = on.channel;
       long publish = open.getNextPublishSeqNo();
       AMQP.BasicProperties properties =
           new AMQP.BasicProperties.Builder()
@@ -195,7 +195,7 @@ public class DeadLetters {
               .deliveryMode(2)
               .headers(letter.headers())
               .build();
-      unconfirmed.put(publish, letter.confirmed());
+      on.unconfirmed.put(publish, letter.confirmed());
       open.basicPublish(EXCHANGE, letter.queue(), true, properties, letter.body());
     } catch (IOException | TimeoutException | RuntimeException e) {
       letter.confirmed().completeExceptionally(e);
@@ -204,72 +204,29 @@ public class DeadLetters {
   }
 
   /** The open channel, in confirm mode, opening connection and channel first if needed. */
-  private Channel channel() throws IOException, TimeoutException {
-    if (channel != null && channel.isOpen()) {
-      return channel;
+  private Publication publication() throws IOException, TimeoutException {
+    if (current != null && current.channel.isOpen()) {
+      return current;
     }
     closeQuietly();
     connection = factory.newConnection("onceonly-dead-letters");
     Channel opened = connection.createChannel();
     opened.confirmSelect();
+    Publication on = new Publication(opened);
     opened.addConfirmListener(
-        (tag, multiple) -> settle(tag, multiple, null),
-        (tag, multiple) -> settle(tag, multiple, "nacked by the broker"));
-    opened.addReturnListener(this::returned);
-    opened.addShutdownListener(cause -> failAll("channel closed: " + cause.getMessage()));
-    channel = opened;
-    return opened;
-  }
-
-  private void settle(long tag, boolean multiple, String error) {
-    Map<Long, CompletableFuture<Void>> done =
-        multiple ? unconfirmed.headMap(tag, true) : subMap(tag);
-    for (CompletableFuture<Void> f : done.values()) {
-      if (error == null) {
-        f.complete(null);
-      } else {
-        f.completeExceptionally(new IOException(error));
-      }
-    }
-    done.clear();
-  }
-
-  private Map<Long, CompletableFuture<Void>> subMap(long tag) {
-    return unconfirmed.subMap(tag, true, tag, true);
-  }
-
-  /** A mandatory dead letter the exchange could not route: fails before its confirm arrives. */
-  private void returned(Return r) {
-    String id = r.getProperties().getMessageId();
-    if (id != null && id.startsWith(PUBLISH_ID)) {
-      CompletableFuture<Void> f =
-          unconfirmed.remove(Long.parseLong(id.substring(PUBLISH_ID.length())));
-      if (f != null) {
-        f.completeExceptionally(
-            new IOException(
-                "unroutable: "
-                    + r.getReplyCode()
-                    + " "
-                    + r.getReplyText()
-                    + " "
-                    + r.getRoutingKey()));
-      }
-    }
-  }
-
-  private void failAll(String why) {
-    for (Long tag : unconfirmed.keySet()) {
-      CompletableFuture<Void> f = unconfirmed.remove(tag);
-      if (f != null) {
-        f.completeExceptionally(new IOException(why));
-      }
-    }
+        (tag, multiple) -> on.settle(tag, multiple, null),
+        (tag, multiple) -> on.settle(tag, multiple, "nacked by the broker"));
+    opened.addReturnListener(on::returned);
+    opened.addShutdownListener(cause -> on.failAll("channel closed: " + cause.getMessage()));
+    current = on;
+    return on;
   }
 
   private void closeQuietly() {
     Connection old = connection;
+    Publication closing = current;
     connection = null;
-    channel = null;
+    current = null;
     if (old != null) {
       try {
         old.abort(1_000);
@@ -277,7 +234,9 @@ public class DeadLetters {
         // closing a connection that already failed
       }
     }
-    failAll("dead-letter connection closed");
+    if (closing != null) {
+      closing.failAll("dead-letter connection closed");
+    }
   }
 
   /**
@@ -304,7 +263,13 @@ public class DeadLetters {
     flusher.shutdown();
     flush();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_CONFIRM_WAIT_MS);
-    for (CompletableFuture<Void> f : unconfirmed.values()) {
+    Publication last;
+    synchronized (publishing) {
+      last = current;
+    }
+    List<CompletableFuture<Void>> waiting =
+        last == null ? List.of() : List.copyOf(last.unconfirmed.values());
+    for (CompletableFuture<Void> f : waiting) {
       try {
         f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       } catch (InterruptedException e) {
@@ -329,6 +294,69 @@ public class DeadLetters {
           meta.getRoutingKey(),
           meta.getHeaders(),
           meta.getContentType().orElse("application/json"));
+    }
+  }
+
+  /**
+   * A channel in confirm mode and the dead letters published on it that the broker has not yet
+   * confirmed, by sequence number. Its listeners settle its own letters only: sequence numbers
+   * start again at 1 on every channel, so a channel that confirms, returns or closes late, after a
+   * new one took over, must not complete or fail the new one's letters (a late confirm would have
+   * acked an original whose dead letter the broker never confirmed).
+   */
+  private static final class Publication {
+
+    final Channel channel;
+    final ConcurrentNavigableMap<Long, CompletableFuture<Void>> unconfirmed =
+        new ConcurrentSkipListMap<>();
+
+    Publication(Channel channel) {
+      this.channel = channel;
+    }
+
+    void settle(long tag, boolean multiple, String error) {
+      Map<Long, CompletableFuture<Void>> done =
+          multiple ? unconfirmed.headMap(tag, true) : subMap(tag);
+      for (CompletableFuture<Void> f : done.values()) {
+        if (error == null) {
+          f.complete(null);
+        } else {
+          f.completeExceptionally(new IOException(error));
+        }
+      }
+      done.clear();
+    }
+
+    private Map<Long, CompletableFuture<Void>> subMap(long tag) {
+      return unconfirmed.subMap(tag, true, tag, true);
+    }
+
+    /** A mandatory dead letter the exchange could not route: fails before its confirm arrives. */
+    void returned(Return r) {
+      String id = r.getProperties().getMessageId();
+      if (id != null && id.startsWith(PUBLISH_ID)) {
+        CompletableFuture<Void> f =
+            unconfirmed.remove(Long.parseLong(id.substring(PUBLISH_ID.length())));
+        if (f != null) {
+          f.completeExceptionally(
+              new IOException(
+                  "unroutable: "
+                      + r.getReplyCode()
+                      + " "
+                      + r.getReplyText()
+                      + " "
+                      + r.getRoutingKey()));
+        }
+      }
+    }
+
+    void failAll(String why) {
+      for (Long tag : unconfirmed.keySet()) {
+        CompletableFuture<Void> f = unconfirmed.remove(tag);
+        if (f != null) {
+          f.completeExceptionally(new IOException(why));
+        }
+      }
     }
   }
 

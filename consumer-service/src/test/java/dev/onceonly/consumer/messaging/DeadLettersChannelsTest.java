@@ -1,0 +1,146 @@
+package dev.onceonly.consumer.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.ConfirmCallback;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.ShutdownListener;
+import com.rabbitmq.client.ShutdownSignalException;
+import dev.onceonly.consumer.ConsumerName;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dead-letter publisher across channels, on a broker faked in memory so that its events can
+ * come in any order: a channel that confirms or closes late, after a new one took over, touches
+ * none of the new one's letters (sequence numbers start again at 1 on every channel).
+ */
+class DeadLettersChannelsTest {
+
+  private static final DeadLetters.Original ORIGINAL =
+      new DeadLetters.Original("loyalty.events", "order.completed", Map.of(), "application/json");
+
+  /** What the fake broker saw of one channel, and its listeners, to call when a test says. */
+  private static final class FakeChannel {
+    boolean open = true;
+    long next = 1;
+    final List<String> published = new ArrayList<>();
+    ConfirmCallback ack;
+    ConfirmCallback nack;
+    ShutdownListener shutdown;
+
+    Channel proxy() {
+      return (Channel)
+          Proxy.newProxyInstance(
+              Channel.class.getClassLoader(),
+              new Class<?>[] {Channel.class},
+              (p, method, args) ->
+                  switch (method.getName()) {
+                    case "isOpen" -> open;
+                    case "getNextPublishSeqNo" -> next;
+                    case "basicPublish" -> {
+                      published.add(new String((byte[]) args[4], StandardCharsets.UTF_8));
+                      next++;
+                      yield null;
+                    }
+                    case "addConfirmListener" -> {
+                      ack = (ConfirmCallback) args[0];
+                      nack = (ConfirmCallback) args[1];
+                      yield null;
+                    }
+                    case "addShutdownListener" -> {
+                      shutdown = (ShutdownListener) args[0];
+                      yield null;
+                    }
+                    case "confirmSelect", "addReturnListener" -> null;
+                    case "hashCode" -> System.identityHashCode(p);
+                    case "equals" -> p == args[0];
+                    default -> throw new UnsupportedOperationException(method.getName());
+                  });
+    }
+  }
+
+  private final List<FakeChannel> channels = new ArrayList<>();
+
+  private final ConnectionFactory broker =
+      new ConnectionFactory() {
+        @Override
+        public Connection newConnection(String name) {
+          FakeChannel channel = new FakeChannel();
+          channels.add(channel);
+          Channel proxy = channel.proxy();
+          return (Connection)
+              Proxy.newProxyInstance(
+                  Connection.class.getClassLoader(),
+                  new Class<?>[] {Connection.class},
+                  (p, method, args) ->
+                      switch (method.getName()) {
+                        case "createChannel" -> proxy;
+                        case "abort" -> {
+                          channel.open = false;
+                          yield null;
+                        }
+                        case "hashCode" -> System.identityHashCode(p);
+                        case "equals" -> p == args[0];
+                        default -> throw new UnsupportedOperationException(method.getName());
+                      });
+        }
+      };
+
+  private CompletableFuture<Void> send(DeadLetters letters, String body) {
+    return letters.send(
+        ConsumerName.LOYALTY,
+        ORIGINAL,
+        body.getBytes(StandardCharsets.UTF_8),
+        "invalid",
+        "reason of " + body);
+  }
+
+  @Test
+  void aLateConfirmOrCloseOfAnOldChannelSettlesNoneOfTheNewOnesLetters() throws Exception {
+    DeadLetters letters = new DeadLetters(broker, Duration.ZERO);
+    CompletableFuture<Void> first = send(letters, "first");
+    FakeChannel old = channels.get(0);
+    old.open = false; // the broker closed it; its events have not been read yet
+
+    CompletableFuture<Void> second = send(letters, "second");
+    FakeChannel fresh = channels.get(1);
+    assertThat(fresh.published).containsExactly("second");
+    assertThat(first).as("unconfirmed on a channel that closed").isCompletedExceptionally();
+
+    old.ack.handle(1, false);
+    assertThat(second).as("the old channel's confirm of its own #1").isNotDone();
+    old.shutdown.shutdownCompleted(new ShutdownSignalException(false, false, null, null));
+    assertThat(second).as("the old channel's late close").isNotDone();
+
+    fresh.ack.handle(1, false);
+    assertThat(second).succeedsWithin(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void aNackFailsOnlyTheLettersItNames() throws Exception {
+    DeadLetters letters = new DeadLetters(broker, Duration.ZERO);
+    CompletableFuture<Void> first = send(letters, "first");
+    CompletableFuture<Void> second = send(letters, "second");
+    CompletableFuture<Void> third = send(letters, "third");
+    FakeChannel channel = channels.get(0);
+
+    channel.nack.handle(2, false);
+    channel.ack.handle(3, true);
+
+    assertThat(first).succeedsWithin(Duration.ofSeconds(5));
+    assertThat(second)
+        .failsWithin(Duration.ofSeconds(5))
+        .withThrowableThat()
+        .withMessageContaining("nacked by the broker");
+    assertThat(third).succeedsWithin(Duration.ofSeconds(5));
+  }
+}

@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.IntFunction;
@@ -133,22 +134,20 @@ final class PoisonBlocks {
 
   /**
    * Healthy throughput of each kind, from when each stretch was done: {@code claims} is each key's
-   * latest claim time. The first and last stretches are not timed.
-   *
-   * @throws IllegalStateException if a timed stretch has no claimed key, or its end is not after
-   *     the end of the one before it (the stream was not consumed in order)
+   * latest claim time. The first and last stretches are not timed. Empty when the run cannot be
+   * timed: a stretch with no claim, or one done no later than the one before it (stretches too
+   * short for the messages in flight, as in the trimmed set's short streams, overlap).
    */
-  static Rates rates(List<Block> blocks, Map<String, Instant> claims) {
-    Instant previous = done(blocks.get(0), claims);
+  static Optional<Rates> rates(List<Block> blocks, Map<String, Instant> claims) {
+    Optional<Instant> previous = done(blocks.get(0), claims);
     Rates rates = Rates.NONE;
     for (int i = 1; i < blocks.size() - 1; i++) {
       Block block = blocks.get(i);
-      Instant end = done(block, claims);
-      Duration took = Duration.between(previous, end);
-      if (took.isNegative() || took.isZero()) {
-        throw new IllegalStateException(
-            "stretch " + i + " was done at " + end + ", not after the one before it: " + previous);
+      Optional<Instant> end = done(block, claims);
+      if (previous.isEmpty() || end.isEmpty() || !end.get().isAfter(previous.get())) {
+        return Optional.empty();
       }
+      Duration took = Duration.between(previous.get(), end.get());
       Rates one =
           block.poisoned()
               ? new Rates(0, Duration.ZERO, block.healthy(), took)
@@ -156,11 +155,11 @@ final class PoisonBlocks {
       rates = rates.plus(one);
       previous = end;
     }
-    return rates;
+    return Optional.of(rates);
   }
 
-  /** When {@link #DONE} of a stretch's claims were made. */
-  static Instant done(Block block, Map<String, Instant> claims) {
+  /** When {@link #DONE} of a stretch's claims were made; empty if none was. */
+  static Optional<Instant> done(Block block, Map<String, Instant> claims) {
     List<Instant> times = new ArrayList<>();
     for (String key : block.keys()) {
       Instant t = claims.get(key);
@@ -169,10 +168,10 @@ final class PoisonBlocks {
       }
     }
     if (times.isEmpty()) {
-      throw new IllegalStateException("no message of a stretch was claimed");
+      return Optional.empty();
     }
     Collections.sort(times);
-    return times.get((int) Math.ceil(DONE * times.size()) - 1);
+    return Optional.of(times.get((int) Math.ceil(DONE * times.size()) - 1));
   }
 
   /** The keys of the healthy ones of {@code messages}. */

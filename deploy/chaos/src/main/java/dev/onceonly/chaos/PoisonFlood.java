@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Scenario 7: a poison flood. Healthy throughput (healthy messages per second, on the database's
@@ -68,8 +69,8 @@ final class PoisonFlood extends Scenario {
         lab.mode.customers(), orders, 0, POISON_SHARE, BLOCKS, lab.random.nextLong());
   }
 
-  /** One measured run: its stretches' throughput. */
-  private record Measured(Run run, PoisonBlocks.Rates rates) {}
+  /** One measured run: its stretches' throughput, if they could be timed. */
+  private record Measured(Run run, Optional<PoisonBlocks.Rates> rates) {}
 
   @Override
   Result execute(Lab lab) throws Exception {
@@ -77,22 +78,33 @@ final class PoisonFlood extends Scenario {
     List<String> perRun = new ArrayList<>();
     List<Measured> all = new ArrayList<>();
     PoisonBlocks.Rates timed = PoisonBlocks.Rates.NONE;
+    int timedRuns = 0;
     int poison = 0;
     for (int i = 0; i < warmUps(lab.mode) + runs(lab.mode); i++) {
       boolean warmUp = i < warmUps(lab.mode);
       Measured m = measure(lab, spec);
       all.add(m);
       perRun.add(
-          String.format(
-              "%s%.0f/%.0f",
-              warmUp ? "warm-up " : "", m.rates().cleanRate(), m.rates().poisonedRate()));
+          (warmUp ? "warm-up " : "")
+              + m.rates()
+                  .map(r -> String.format("%.0f/%.0f", r.cleanRate(), r.poisonedRate()))
+                  .orElse("untimed (stretches overlapped)"));
       if (!warmUp) {
-        timed = timed.plus(m.rates());
         poison += m.run().sent().extraInvalid();
+        if (m.rates().isPresent()) {
+          timed = timed.plus(m.rates().get());
+          timedRuns++;
+        }
       }
     }
     double ratio = timed.ratio();
     List<String> problems = new ArrayList<>();
+    if (lab.mode == Mode.FULL && timedRuns < runs(lab.mode)) {
+      problems.add(
+          String.format(
+              "%d of %d runs could not be timed: their stretches overlapped",
+              runs(lab.mode) - timedRuns, runs(lab.mode)));
+    }
     long events = 0;
     long lost = 0;
     long doubled = 0;
@@ -105,16 +117,21 @@ final class PoisonFlood extends Scenario {
       recovery =
           m.run().recovery() == null || recovery == null ? null : max(recovery, m.run().recovery());
     }
+    String judged = lab.mode == Mode.FULL ? "" : "; judged by --full only, too short a stream here";
     notes.add(
-        String.format(
-            "healthy throughput: clean %.0f msg/s, with 10%% poison %.0f msg/s (ratio %.2f, at least"
-                + " %.2f required%s); clean/poisoned stretches per run: %s msg/s",
-            timed.cleanRate(),
-            timed.poisonedRate(),
-            ratio,
-            MIN_RATIO,
-            lab.mode == Mode.FULL ? "" : "; judged by --full only, too short a stream here",
-            String.join(", ", perRun)));
+        timedRuns == 0
+            ? String.format(
+                "healthy throughput: no run could be timed (at least %.2f required%s); runs: %s",
+                MIN_RATIO, judged, String.join(", ", perRun))
+            : String.format(
+                "healthy throughput: clean %.0f msg/s, with 10%% poison %.0f msg/s (ratio %.2f, at"
+                    + " least %.2f required%s); clean/poisoned stretches per run: %s msg/s",
+                timed.cleanRate(),
+                timed.poisonedRate(),
+                ratio,
+                MIN_RATIO,
+                judged,
+                String.join(", ", perRun)));
     if (lab.mode == Mode.FULL && ratio < MIN_RATIO) {
       problems.add(String.format("healthy throughput with poison %.2f of clean", ratio));
     }

@@ -110,7 +110,7 @@ class PoisonBlocksTest {
       blocks.add(block(i, 100, endsMillis[i], claims));
     }
 
-    PoisonBlocks.Rates rates = PoisonBlocks.rates(blocks, claims);
+    PoisonBlocks.Rates rates = PoisonBlocks.rates(blocks, claims).orElseThrow();
 
     // timed: 1 poisoned 2 s, 2 poisoned 3 s, 3 clean 1 s, 4 clean 1 s
     assertThat(rates.poisoned()).isEqualTo(Duration.ofSeconds(5));
@@ -124,24 +124,28 @@ class PoisonBlocksTest {
   void oneLateClaimDoesNotMoveTheEndOfItsStretch() {
     Map<String, Instant> claims = new HashMap<>();
     PoisonBlocks.Block block = block(1, 200, 5_000, claims);
-    Instant onTime = PoisonBlocks.done(block, claims);
+    Instant onTime = PoisonBlocks.done(block, claims).orElseThrow();
     claims.put("k1-0", T0.plusSeconds(60));
 
-    assertThat(PoisonBlocks.done(block, claims))
+    assertThat(PoisonBlocks.done(block, claims).orElseThrow())
         .isAfterOrEqualTo(onTime)
         .isBeforeOrEqualTo(T0.plusMillis(5_000));
   }
 
   @Test
-  void aStretchDoneBeforeTheOneBeforeItIsRefused() {
-    Map<String, Instant> claims = new HashMap<>();
-    List<PoisonBlocks.Block> blocks =
+  void aRunWhoseStretchesOverlapOrWentUnclaimedIsNotTimed() {
+    Map<String, Instant> early = new HashMap<>();
+    List<PoisonBlocks.Block> overlapping =
+        List.of(block(0, 10, 3_000, early), block(1, 10, 2_000, early), block(2, 10, 4_000, early));
+    Map<String, Instant> gap = new HashMap<>();
+    List<PoisonBlocks.Block> unclaimed =
         List.of(
-            block(0, 10, 3_000, claims), block(1, 10, 2_000, claims), block(2, 10, 4_000, claims));
+            block(0, 10, 1_000, gap),
+            new PoisonBlocks.Block(true, 10, 10, 0, Set.of("never-claimed")),
+            block(2, 10, 4_000, gap));
 
-    assertThatThrownBy(() -> PoisonBlocks.rates(blocks, claims))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("stretch 1");
+    assertThat(PoisonBlocks.rates(overlapping, early)).isEmpty();
+    assertThat(PoisonBlocks.rates(unclaimed, gap)).isEmpty();
   }
 
   @Test

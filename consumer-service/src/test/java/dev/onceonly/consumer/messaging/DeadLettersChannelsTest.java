@@ -2,10 +2,13 @@ package dev.onceonly.consumer.messaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConfirmCallback;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.Return;
+import com.rabbitmq.client.ReturnCallback;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import dev.onceonly.consumer.ConsumerName;
@@ -21,7 +24,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The dead-letter publisher across channels, on a broker faked in memory so that its events can
  * come in any order: a channel that confirms or closes late, after a new one took over, touches
- * none of the new one's letters (sequence numbers start again at 1 on every channel).
+ * none of the new one's letters (sequence numbers start again at 1 on every channel); a nack fails
+ * the letters it names; a letter returned as unroutable fails though the broker confirms it.
  */
 class DeadLettersChannelsTest {
 
@@ -33,7 +37,9 @@ class DeadLettersChannelsTest {
     boolean open = true;
     long next = 1;
     final List<String> published = new ArrayList<>();
+    final List<AMQP.BasicProperties> properties = new ArrayList<>();
     ConfirmCallback ack;
+    ReturnCallback returned;
     ConfirmCallback nack;
     ShutdownListener shutdown;
 
@@ -47,6 +53,7 @@ class DeadLettersChannelsTest {
                     case "isOpen" -> open;
                     case "getNextPublishSeqNo" -> next;
                     case "basicPublish" -> {
+                      properties.add((AMQP.BasicProperties) args[3]);
                       published.add(new String((byte[]) args[4], StandardCharsets.UTF_8));
                       next++;
                       yield null;
@@ -60,7 +67,11 @@ class DeadLettersChannelsTest {
                       shutdown = (ShutdownListener) args[0];
                       yield null;
                     }
-                    case "confirmSelect", "addReturnListener" -> null;
+                    case "addReturnListener" -> {
+                      returned = (ReturnCallback) args[0];
+                      yield null;
+                    }
+                    case "confirmSelect" -> null;
                     case "hashCode" -> System.identityHashCode(p);
                     case "equals" -> p == args[0];
                     default -> throw new UnsupportedOperationException(method.getName());
@@ -142,5 +153,30 @@ class DeadLettersChannelsTest {
         .withThrowableThat()
         .withMessageContaining("nacked by the broker");
     assertThat(third).succeedsWithin(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void aDeadLetterTheBrokerCannotRouteFailsThoughItsConfirmFollows() throws Exception {
+    DeadLetters letters = new DeadLetters(broker, Duration.ZERO);
+    CompletableFuture<Void> first = send(letters, "first");
+    CompletableFuture<Void> second = send(letters, "second");
+    FakeChannel channel = channels.get(0);
+
+    // mandatory and unroutable (its queue deleted): the broker returns it, then confirms it
+    channel.returned.handle(
+        new Return(
+            312,
+            "NO_ROUTE",
+            DeadLetters.EXCHANGE,
+            "onceonly.loyalty",
+            channel.properties.get(1),
+            "second".getBytes(StandardCharsets.UTF_8)));
+    channel.ack.handle(2, true);
+
+    assertThat(second)
+        .failsWithin(Duration.ofSeconds(5))
+        .withThrowableThat()
+        .withMessageContaining("unroutable: 312 NO_ROUTE");
+    assertThat(first).succeedsWithin(Duration.ofSeconds(5));
   }
 }

@@ -71,10 +71,9 @@ final class ChaosDb {
       """;
 
   /**
-   * When the last claim was taken: the start of the transaction that decided the latest message, on
-   * the database's clock (the one {@link #now()} reads).
+   * Each message key's latest claim, by any consumer: the start of the transaction that decided it,
+   * on the database's clock.
    */
-  /** Each message key's latest claim, by any consumer. */
   static final String SQL_CLAIM_TIMES =
       "SELECT message_key, max(processed_at) FROM loyalty.processed_messages GROUP BY message_key";
 

@@ -29,7 +29,7 @@ final class HotCustomer extends Scenario {
     int orders = lab.mode.orders();
     int customers = lab.mode.customers();
     double share = orders / (2.0 * (orders - customers));
-    return new Traffic.Spec(customers, orders, share, 0, lab.random.nextLong());
+    return new Traffic.Spec(customers, orders, share, lab.random.nextLong());
   }
 
   @Override

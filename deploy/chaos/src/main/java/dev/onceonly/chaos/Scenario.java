@@ -47,7 +47,7 @@ abstract class Scenario {
 
   /** The stream: by default the mode's size, seeded per scenario. */
   Traffic.Spec spec(Lab lab) {
-    return new Traffic.Spec(lab.mode.customers(), lab.mode.orders(), 0, 0, lab.random.nextLong());
+    return new Traffic.Spec(lab.mode.customers(), lab.mode.orders(), 0, lab.random.nextLong());
   }
 
   /** Before the stream starts (e.g. provider faults on). */

@@ -29,16 +29,22 @@ import java.util.concurrent.atomic.AtomicLong;
 final class Traffic {
 
   /**
-   * The stream of one scenario. With {@code blocks} (0: none) the middle is cut into that many
-   * stretches and the extra invalid messages go into every other pair of them ({@link
-   * PoisonBlocks}), {@code poisonShare} of each poisoned stretch; without, they are shuffled
-   * through the whole middle, {@code poisonShare} of every message published.
+   * The stream of one scenario. With a {@code poisonShare}, the middle is cut into {@code blocks}
+   * stretches and extra invalid messages make that share of every other pair of them ({@link
+   * PoisonBlocks}).
    */
   record Spec(
       int customers, int orders, double hotShare, double poisonShare, int blocks, long seed) {
 
-    Spec(int customers, int orders, double hotShare, double poisonShare, long seed) {
-      this(customers, orders, hotShare, poisonShare, 0, seed);
+    Spec {
+      if (poisonShare > 0 && blocks < 3) {
+        throw new IllegalArgumentException("a poisoned stream needs at least 3 stretches");
+      }
+    }
+
+    /** A stream without extra invalid messages. */
+    Spec(int customers, int orders, double hotShare, long seed) {
+      this(customers, orders, hotShare, 0, 0, seed);
     }
   }
 
@@ -88,10 +94,10 @@ final class Traffic {
     FeedPlan plan = plan(spec);
     long deadline = System.nanoTime() + timeout.toNanos();
     List<Outgoing> middle = new ArrayList<>(plan.stream());
-    int extra;
+    Collections.shuffle(middle, new Random(spec.seed()));
+    int extra = 0;
     List<PoisonBlocks.Block> blocks = List.of();
-    if (spec.blocks() > 0) {
-      Collections.shuffle(middle, new Random(spec.seed()));
+    if (spec.poisonShare() > 0) {
       Random rnd = new Random(spec.seed() ^ 0x5eed);
       AtomicInteger numbered = new AtomicInteger();
       PoisonBlocks.Layout layout =
@@ -105,11 +111,6 @@ final class Traffic {
       middle = layout.messages();
       blocks = layout.blocks();
       extra = blocks.stream().mapToInt(PoisonBlocks.Block::invalid).sum();
-    } else {
-      List<Outgoing> bad = invalid(spec, healthyMessages(plan));
-      middle.addAll(bad);
-      Collections.shuffle(middle, new Random(spec.seed()));
-      extra = bad.size();
     }
 
     publish(plan.opening(), deadline, false);
@@ -127,27 +128,10 @@ final class Traffic {
     return new Sent(plan.summary(), extra, published.get(), republished.get(), blocks);
   }
 
-  /** Every message of the plan but its one poison and one invalid: twins count twice. */
-  static int healthyMessages(FeedPlan plan) {
-    int all =
-        plan.opening().size()
-            + plan.stream().size()
-            + 2 * plan.twins().size()
-            + plan.closing().size()
-            + plan.redemptions().size();
-    return all - plan.summary().poisonMessages() - plan.summary().invalidMessages();
-  }
-
   /**
-   * Extra invalid messages on order.completed, half not JSON, half with a negative amount: the
-   * share of every message published (of {@code healthy} and them together), not of the orders.
+   * {@code count} extra invalid messages on order.completed, numbered from {@code first}: half not
+   * JSON, half with a negative amount.
    */
-  static List<Outgoing> invalid(Spec spec, int healthy) {
-    int count = (int) Math.round(spec.poisonShare() * healthy / (1 - spec.poisonShare()));
-    return invalid(0, count, new Random(spec.seed() ^ 0x5eed));
-  }
-
-  /** {@code count} invalid messages, numbered from {@code first}. */
   static List<Outgoing> invalid(int first, int count, Random rnd) {
     List<Outgoing> bad = new ArrayList<>();
     for (int i = first; i < first + count; i++) {

@@ -14,13 +14,14 @@ import java.util.Optional;
  * each with its reason.
  *
  * <p>Clean and poisoned stretches take turns within each run ({@link PoisonBlocks}): ten stretches
- * of the stream, clean, poisoned, poisoned, clean, clean, poisoned..., the middle eight timed, in
- * six runs of the full set after two uncounted warm-up runs, published at once so that the
- * consumers set the pace. Separate clean and poisoned runs were measured first, and runs of one
- * kind differed by up to a half on this shared two-core machine (a clean run at 973 msg/s beside
- * one at 1,327), while a profile of a slow one showed every thread of the consumers, the poison's
- * and the rest alike, taking more CPU for the same work: the machine slowing, not the poison.
- * Stretches a second apart see the same machine.
+ * of the stream, each with the same mix of first claims and copies, the middle eight timed in the
+ * pattern poisoned, clean, clean, poisoned, poisoned, clean, clean, poisoned, in six runs of the
+ * full set after two uncounted warm-up runs, published at once so that the consumers set the pace.
+ * Separate clean and poisoned runs were measured first, and runs of one kind differed by up to a
+ * half on this shared two-core machine (a clean run at 973 msg/s beside one at 1,327), while a
+ * profile of a slow one showed every thread of the consumers, the poison's and the rest alike,
+ * taking more CPU for the same work: the machine slowing, not the poison. Stretches a second apart
+ * see the same machine.
  *
  * <p>The relays are paused (SIGSTOP) while the consumers are measured and resumed before each run's
  * invariants are checked, so every outbox row is still delivered and checked. The poison never

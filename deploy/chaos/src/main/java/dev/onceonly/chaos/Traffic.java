@@ -37,8 +37,8 @@ final class Traffic {
       int customers, int orders, double hotShare, double poisonShare, int blocks, long seed) {
 
     Spec {
-      if (poisonShare > 0 && blocks < 3) {
-        throw new IllegalArgumentException("a poisoned stream needs at least 3 stretches");
+      if (poisonShare > 0) {
+        PoisonBlocks.requireBalanced(blocks);
       }
     }
 

@@ -37,15 +37,16 @@ class PoisonBlocksTest {
   }
 
   @Test
-  void stretchesTakeTurnsInPairs() {
-    List<Boolean> pattern = IntStream.range(0, 10).mapToObj(PoisonBlocks::poisoned).toList();
+  void theTimedStretchesGoPoisonedCleanCleanPoisonedSoBothKindsSitAtTheSamePlaceOnAverage() {
+    List<Boolean> timed = IntStream.range(1, 9).mapToObj(PoisonBlocks::poisoned).toList();
 
-    assertThat(pattern)
-        .containsExactly(false, true, true, false, false, true, true, false, false, true);
+    assertThat(timed).containsExactly(true, false, false, true, true, false, false, true);
+    assertThat(IntStream.range(1, 9).filter(PoisonBlocks::poisoned).sum())
+        .isEqualTo(IntStream.range(1, 9).filter(i -> !PoisonBlocks.poisoned(i)).sum());
   }
 
   @Test
-  void everyMessageOfTheStreamGoesOutOnceInItsStretchWithPoisonOnlyInPoisonedOnes() {
+  void everyMessageOfTheStreamGoesOutOnceWithPoisonOnlyInPoisonedStretches() {
     PoisonBlocks.Layout layout = layout(10);
     Set<Outgoing> stream = new HashSet<>(plan.stream());
 
@@ -58,26 +59,27 @@ class PoisonBlocksTest {
         (stream.contains(m) ? part : extra).add(m);
       }
       offset += block.size();
-      assertThat(part)
-          .containsExactlyInAnyOrderElementsOf(
-              plan.stream().subList(fromStream.size(), fromStream.size() + part.size()));
       fromStream.addAll(part);
       assertThat(extra)
           .hasSize(block.invalid())
           .allMatch(m -> PoisonBlocks.keys(List.of(m)).isEmpty());
+      assertThat(block.healthy())
+          .isEqualTo(
+              (int) part.stream().filter(m -> !PoisonBlocks.keys(List.of(m)).isEmpty()).count());
       if (block.poisoned()) {
         assertThat((double) block.invalid() / (part.size() + extra.size()))
             .isCloseTo(0.10, within(0.01));
       } else {
         assertThat(block.invalid()).isZero();
+        assertThat(part).allMatch(m -> !PoisonBlocks.keys(List.of(m)).isEmpty());
       }
     }
     assertThat(offset).isEqualTo(layout.messages().size());
-    assertThat(fromStream).hasSameSizeAs(plan.stream());
+    assertThat(fromStream).containsExactlyInAnyOrderElementsOf(plan.stream());
   }
 
   @Test
-  void aKeyBelongsToTheStretchItIsFirstPublishedInAndNeverToOnePublishedBefore() {
+  void everyCopyOfAKeyGoesInTheStretchThatOwnsItAndNoStretchOwnsAKeyPublishedBefore() {
     PoisonBlocks.Layout layout = layout(10);
     Set<String> opening = PoisonBlocks.keys(plan.opening());
 
@@ -91,14 +93,42 @@ class PoisonBlocksTest {
     int offset = 0;
     for (int i = 0; i < layout.blocks().size(); i++) {
       PoisonBlocks.Block block = layout.blocks().get(i);
-      for (String key :
-          PoisonBlocks.keys(layout.messages().subList(offset, offset + block.size()))) {
-        if (!opening.contains(key)) {
-          assertThat(owner.get(key)).as(key).isLessThanOrEqualTo(i);
+      for (Outgoing m : layout.messages().subList(offset, offset + block.size())) {
+        for (String key : PoisonBlocks.keys(List.of(m))) {
+          if (!opening.contains(key)) {
+            assertThat(owner.get(key)).as("a copy of %s", key).isEqualTo(i);
+          }
         }
       }
       offset += block.size();
     }
+    assertThat(owner.keySet())
+        .containsExactlyInAnyOrderElementsOf(
+            PoisonBlocks.keys(plan.stream()).stream().filter(k -> !opening.contains(k)).toList());
+  }
+
+  @Test
+  void everyStretchHoldsAboutAsManyFirstClaimsAsTheOthers() {
+    FeedPlan big = FeedPlan.build(200, 6_000, 100, 17, T0);
+    AtomicInteger numbered = new AtomicInteger();
+    Random rnd = new Random(3);
+    PoisonBlocks.Layout layout =
+        PoisonBlocks.layout(
+            big.stream(),
+            PoisonBlocks.keys(big.opening()),
+            10,
+            0.10,
+            n -> Traffic.invalid(numbered.getAndAdd(n), n, rnd),
+            new Random(5));
+
+    List<Integer> firstClaims = layout.blocks().stream().map(b -> b.keys().size()).toList();
+    double mean = firstClaims.stream().mapToInt(Integer::intValue).average().orElseThrow();
+    // cut as the shuffled stream came, the first stretch held four times the last one's; with
+    // the keys in the order they first came, keys of three copies crowded the first stretches
+    assertThat(firstClaims).allSatisfy(n -> assertThat(n / mean).isCloseTo(1.0, within(0.08)));
+    List<Integer> healthy = layout.blocks().stream().map(PoisonBlocks.Block::healthy).toList();
+    assertThat(healthy)
+        .allSatisfy(n -> assertThat(n / (double) healthy.get(5)).isCloseTo(1.0, within(0.02)));
   }
 
   @Test
@@ -112,12 +142,12 @@ class PoisonBlocksTest {
 
     PoisonBlocks.Rates rates = PoisonBlocks.rates(blocks, claims).orElseThrow();
 
-    // timed: 1 poisoned 2 s, 2 poisoned 3 s, 3 clean 1 s, 4 clean 1 s
-    assertThat(rates.poisoned()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(rates.clean()).isEqualTo(Duration.ofSeconds(2));
+    // timed: 1 poisoned 2 s, 2 clean 3 s, 3 clean 1 s, 4 poisoned 1 s
+    assertThat(rates.poisoned()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(rates.clean()).isEqualTo(Duration.ofSeconds(4));
     assertThat(rates.poisonedHealthy()).isEqualTo(200);
     assertThat(rates.cleanHealthy()).isEqualTo(200);
-    assertThat(rates.ratio()).isCloseTo(0.4, within(1e-9));
+    assertThat(rates.ratio()).isCloseTo(4.0 / 3, within(1e-9));
   }
 
   @Test
@@ -149,8 +179,10 @@ class PoisonBlocksTest {
   }
 
   @Test
-  void fewerThanThreeStretchesOrAShareOutsideZeroToOneAreRefused() {
-    assertThatThrownBy(() -> layout(2)).hasMessageContaining("at least 3");
+  void stretchesThatCannotBeBalancedOrAShareOutsideZeroToOneAreRefused() {
+    assertThatThrownBy(() -> layout(2)).hasMessageContaining("multiple of 4");
+    assertThatThrownBy(() -> layout(8)).hasMessageContaining("multiple of 4");
+    assertThat(layout(6).blocks()).hasSize(6);
     assertThatThrownBy(
             () ->
                 PoisonBlocks.layout(

@@ -15,18 +15,20 @@ import java.util.Optional;
  *
  * <p>Clean and poisoned stretches take turns within each run ({@link PoisonBlocks}): ten stretches
  * of the stream, each with the same mix of first claims and copies, the middle eight timed in the
- * pattern poisoned, clean, clean, poisoned, poisoned, clean, clean, poisoned, in six runs of the
- * full set after two uncounted warm-up runs, published at once so that the consumers set the pace.
- * Separate clean and poisoned runs were measured first, and runs of one kind differed by up to a
- * half on this shared two-core machine (a clean run at 973 msg/s beside one at 1,327), while a
- * profile of a slow one showed every thread of the consumers, the poison's and the rest alike,
- * taking more CPU for the same work: the machine slowing, not the poison. Stretches a second apart
- * see the same machine.
+ * pattern poisoned, clean, clean, poisoned, poisoned, clean, clean, poisoned, every other run the
+ * other way round, in six runs of the full set after two uncounted warm-up runs, published at once
+ * so that the consumers set the pace. Separate clean and poisoned runs were measured first, and
+ * runs of one kind differed by up to a half on this shared two-core machine (a clean run at 973
+ * msg/s beside one at 1,327), while a profile of a slow one showed every thread of the consumers,
+ * the poison's and the rest alike, taking more CPU for the same work: the machine slowing, not the
+ * poison. Stretches a second apart see the same machine.
  *
  * <p>The relays are paused (SIGSTOP) while the consumers are measured and resumed before each run's
  * invariants are checked, so every outbox row is still delivered and checked. The poison never
  * reaches them, and their deliveries, racing the consumers for the machine's cores, made runs of
- * one kind differ by up to 25 %.
+ * one kind differ by up to 25 %. The consumers are paused too while the stream is published, so
+ * that the publisher and the broker's taking it in do not weigh on the first stretches only: the
+ * first timed stretch, with them, often took half as long again as the others.
  */
 final class PoisonFlood extends Scenario {
 
@@ -44,6 +46,7 @@ final class PoisonFlood extends Scenario {
    * judging it: a few seconds of a shared machine read 0.79 to 1.33.
    */
   private static int runs(Mode mode) {
+    // even: every other run is mirrored, so the counted runs hold as many of each order
     return mode == Mode.FULL ? 6 : 1;
   }
 
@@ -67,7 +70,7 @@ final class PoisonFlood extends Scenario {
   Traffic.Spec spec(Lab lab) {
     int orders = lab.mode.orders() * (lab.mode == Mode.FULL ? 3 : 2);
     return new Traffic.Spec(
-        lab.mode.customers(), orders, 0, POISON_SHARE, BLOCKS, lab.random.nextLong());
+        lab.mode.customers(), orders, 0, POISON_SHARE, BLOCKS, false, lab.random.nextLong());
   }
 
   /** One measured run: its stretches' throughput, if they could be timed. */
@@ -83,7 +86,7 @@ final class PoisonFlood extends Scenario {
     int poison = 0;
     for (int i = 0; i < warmUps(lab.mode) + runs(lab.mode); i++) {
       boolean warmUp = i < warmUps(lab.mode);
-      Measured m = measure(lab, spec);
+      Measured m = measure(lab, spec.mirrored(i % 2 == 1));
       all.add(m);
       perRun.add(
           (warmUp ? "warm-up " : "")
@@ -159,8 +162,18 @@ final class PoisonFlood extends Scenario {
       for (ServiceProcess relay : lab.fleet.relays) {
         relay.pause();
       }
+      for (ServiceProcess consumer : lab.fleet.consumers) {
+        consumer.pause();
+      }
       long t0 = System.nanoTime();
-      sent = lab.traffic().run(spec, Duration.ZERO, lab.mode.drain(), () -> {});
+      sent =
+          lab.traffic()
+              .run(
+                  spec,
+                  Duration.ZERO,
+                  lab.mode.drain(),
+                  () -> resume(lab.fleet.consumers),
+                  () -> {});
       long deadline = t0 + lab.mode.drain().toNanos();
       while (System.nanoTime() < deadline && !decided(lab, sent)) {
         Thread.sleep(POLL.toMillis());
@@ -168,12 +181,17 @@ final class PoisonFlood extends Scenario {
       t1 = System.nanoTime();
       claims = lab.db.claimTimes();
     } finally {
-      for (ServiceProcess relay : lab.fleet.relays) {
-        relay.resume();
-      }
+      resume(lab.fleet.consumers);
+      resume(lab.fleet.relays);
     }
     Run run = settle(lab, sent, t1);
     return new Measured(run, PoisonBlocks.rates(sent.blocks(), claims));
+  }
+
+  private static void resume(List<ServiceProcess> processes) throws Exception {
+    for (ServiceProcess p : processes) {
+      p.resume();
+    }
   }
 
   /** Every order claimed by receipts, every redemption decided, every profile. */

@@ -30,11 +30,17 @@ final class Traffic {
 
   /**
    * The stream of one scenario. With a {@code poisonShare}, the middle is cut into {@code blocks}
-   * stretches and extra invalid messages make that share of every other pair of them ({@link
-   * PoisonBlocks}).
+   * stretches and extra invalid messages make that share of every other pair of them, the first
+   * pair or, {@code mirrored}, the second ({@link PoisonBlocks}).
    */
   record Spec(
-      int customers, int orders, double hotShare, double poisonShare, int blocks, long seed) {
+      int customers,
+      int orders,
+      double hotShare,
+      double poisonShare,
+      int blocks,
+      boolean mirrored,
+      long seed) {
 
     Spec {
       if (poisonShare > 0) {
@@ -44,7 +50,12 @@ final class Traffic {
 
     /** A stream without extra invalid messages. */
     Spec(int customers, int orders, double hotShare, long seed) {
-      this(customers, orders, hotShare, 0, 0, seed);
+      this(customers, orders, hotShare, 0, 0, false, seed);
+    }
+
+    /** The same stream with the poisoned and clean stretches swapped, or not. */
+    Spec mirrored(boolean swapped) {
+      return new Spec(customers, orders, hotShare, poisonShare, blocks, swapped, seed);
     }
   }
 
@@ -86,11 +97,26 @@ final class Traffic {
         spec.customers(), spec.orders(), 100, spec.seed(), Instant.now(), spec.hotShare());
   }
 
+  /** Something to do between the publishing steps of a run. */
+  @FunctionalInterface
+  interface Step {
+    void run() throws Exception;
+  }
+
   /**
    * Publishes phase 1 over {@code spread}, waits (at most {@code timeout}) until every order is
    * credited, runs {@code betweenPhases}, then publishes the redemptions.
    */
   Sent run(Spec spec, Duration spread, Duration timeout, Runnable betweenPhases) throws Exception {
+    return run(spec, spread, timeout, () -> {}, betweenPhases::run);
+  }
+
+  /**
+   * As {@link #run(Spec, Duration, Duration, Runnable)}, running {@code published} once phase 1 is
+   * out.
+   */
+  Sent run(Spec spec, Duration spread, Duration timeout, Step phaseOneOut, Step betweenPhases)
+      throws Exception {
     FeedPlan plan = plan(spec);
     long deadline = System.nanoTime() + timeout.toNanos();
     List<Outgoing> middle = new ArrayList<>(plan.stream());
@@ -105,6 +131,7 @@ final class Traffic {
               middle,
               PoisonBlocks.keys(plan.opening()),
               spec.blocks(),
+              spec.mirrored(),
               spec.poisonShare(),
               count -> invalid(numbered.getAndAdd(count), count, rnd),
               new Random(spec.seed()));
@@ -122,6 +149,7 @@ final class Traffic {
     }
     publish(plan.twins(), deadline, true);
     publish(plan.closing(), deadline, false);
+    phaseOneOut.run();
     awaitCredited(plan.summary().uniqueOrders(), deadline);
     betweenPhases.run();
     publish(plan.redemptions(), deadline, false);

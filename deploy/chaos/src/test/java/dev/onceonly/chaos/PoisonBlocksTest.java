@@ -31,6 +31,7 @@ class PoisonBlocksTest {
         plan.stream(),
         PoisonBlocks.keys(plan.opening()),
         count,
+        false,
         0.10,
         n -> Traffic.invalid(numbered.getAndAdd(n), n, rnd),
         new Random(5));
@@ -38,11 +39,38 @@ class PoisonBlocksTest {
 
   @Test
   void theTimedStretchesGoPoisonedCleanCleanPoisonedSoBothKindsSitAtTheSamePlaceOnAverage() {
-    List<Boolean> timed = IntStream.range(1, 9).mapToObj(PoisonBlocks::poisoned).toList();
+    List<Boolean> timed =
+        IntStream.range(1, 9).mapToObj(i -> PoisonBlocks.poisoned(i, false)).toList();
 
     assertThat(timed).containsExactly(true, false, false, true, true, false, false, true);
-    assertThat(IntStream.range(1, 9).filter(PoisonBlocks::poisoned).sum())
-        .isEqualTo(IntStream.range(1, 9).filter(i -> !PoisonBlocks.poisoned(i)).sum());
+    assertThat(IntStream.range(1, 9).filter(i -> PoisonBlocks.poisoned(i, false)).sum())
+        .isEqualTo(IntStream.range(1, 9).filter(i -> !PoisonBlocks.poisoned(i, false)).sum());
+  }
+
+  @Test
+  void aMirroredRunPoisonsTheStretchesTheOtherLeavesClean() {
+    AtomicInteger numbered = new AtomicInteger();
+    Random rnd = new Random(3);
+    PoisonBlocks.Layout mirrored =
+        PoisonBlocks.layout(
+            plan.stream(),
+            PoisonBlocks.keys(plan.opening()),
+            10,
+            true,
+            0.10,
+            n -> Traffic.invalid(numbered.getAndAdd(n), n, rnd),
+            new Random(5));
+    PoisonBlocks.Layout straight = layout(10);
+
+    for (int i = 0; i < 10; i++) {
+      assertThat(mirrored.blocks().get(i).poisoned())
+          .as("stretch %d", i)
+          .isNotEqualTo(straight.blocks().get(i).poisoned());
+      assertThat(mirrored.blocks().get(i).invalid() > 0)
+          .isEqualTo(mirrored.blocks().get(i).poisoned());
+    }
+    assertThat(IntStream.range(1, 9).mapToObj(i -> PoisonBlocks.poisoned(i, true)).toList())
+        .containsExactly(false, true, true, false, false, true, true, false);
   }
 
   @Test
@@ -117,6 +145,7 @@ class PoisonBlocksTest {
             big.stream(),
             PoisonBlocks.keys(big.opening()),
             10,
+            false,
             0.10,
             n -> Traffic.invalid(numbered.getAndAdd(n), n, rnd),
             new Random(5));
@@ -186,7 +215,7 @@ class PoisonBlocksTest {
     assertThatThrownBy(
             () ->
                 PoisonBlocks.layout(
-                    plan.stream(), Set.of(), 10, 1.0, n -> List.of(), new Random(1)))
+                    plan.stream(), Set.of(), 10, false, 1.0, n -> List.of(), new Random(1)))
         .hasMessageContaining("share");
   }
 
@@ -199,7 +228,7 @@ class PoisonBlocksTest {
       keys.add(key);
       claims.put(key, T0.plusMillis(endMillis - 1_000 + 1_000L * (k + 1) / n));
     }
-    return new PoisonBlocks.Block(PoisonBlocks.poisoned(i), n, n, 0, Set.copyOf(keys));
+    return new PoisonBlocks.Block(PoisonBlocks.poisoned(i, false), n, n, 0, Set.copyOf(keys));
   }
 
   private static org.assertj.core.data.Offset<Double> within(double d) {

@@ -16,9 +16,9 @@ import java.util.Optional;
  * <p>Clean and poisoned stretches take turns within each run ({@link PoisonBlocks}): ten stretches
  * of the stream, each with the same mix of first claims and copies, the middle eight timed in the
  * pattern poisoned, clean, clean, poisoned, poisoned, clean, clean, poisoned, every other run the
- * other way round, in six runs of the full set after two uncounted warm-up runs, published at once
- * so that the consumers set the pace. Separate clean and poisoned runs were measured first, and
- * runs of one kind differed by up to a half on this shared two-core machine (a clean run at 973
+ * other way round, in twenty runs of the full set after two uncounted warm-up runs, published at
+ * once so that the consumers set the pace. Separate clean and poisoned runs were measured first,
+ * and runs of one kind differed by up to a half on this shared two-core machine (a clean run at 973
  * msg/s beside one at 1,327), while a profile of a slow one showed every thread of the consumers,
  * the poison's and the rest alike, taking more CPU for the same work: the machine slowing, not the
  * poison. Stretches a second apart see the same machine.
@@ -42,12 +42,14 @@ final class PoisonFlood extends Scenario {
   private static final Duration POLL = Duration.ofMillis(250);
 
   /**
-   * Timed runs. The trimmed set (the build's) runs one short stream and prints the ratio without
+   * Timed runs. The full set's twenty: single runs scatter by about 0.15 on this machine (a run
+   * with no poison at all, only the stretches' labels, has read anywhere from 0.70 to 1.16), so six
+   * scattered by about 0.06 and twenty by about 0.04; an even number, since every other run is
+   * mirrored. The trimmed set (the build's) runs one short stream and prints the ratio without
    * judging it: a few seconds of a shared machine read 0.79 to 1.33.
    */
   private static int runs(Mode mode) {
-    // even: every other run is mirrored, so the counted runs hold as many of each order
-    return mode == Mode.FULL ? 6 : 1;
+    return mode == Mode.FULL ? 20 : 1;
   }
 
   /**

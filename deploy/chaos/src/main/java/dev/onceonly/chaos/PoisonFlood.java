@@ -27,8 +27,7 @@ import java.util.Optional;
  * invariants are checked, so every outbox row is still delivered and checked. The poison never
  * reaches them, and their deliveries, racing the consumers for the machine's cores, made runs of
  * one kind differ by up to 25 %. The consumers are paused too while the stream is published, so
- * that the publisher and the broker's taking it in do not weigh on the first stretches only: the
- * first timed stretch, with them, often took half as long again as the others.
+ * that the publisher and the broker's taking it in do not weigh on the first stretches only.
  */
 final class PoisonFlood extends Scenario {
 

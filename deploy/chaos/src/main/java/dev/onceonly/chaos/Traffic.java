@@ -112,8 +112,8 @@ final class Traffic {
   }
 
   /**
-   * As {@link #run(Spec, Duration, Duration, Runnable)}, running {@code published} once phase 1 is
-   * out.
+   * As {@link #run(Spec, Duration, Duration, Runnable)}, running {@code phaseOneOut} once phase 1
+   * is out.
    */
   Sent run(Spec spec, Duration spread, Duration timeout, Step phaseOneOut, Step betweenPhases)
       throws Exception {

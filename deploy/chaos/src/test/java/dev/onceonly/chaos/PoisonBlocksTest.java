@@ -25,13 +25,17 @@ class PoisonBlocksTest {
   private final FeedPlan plan = FeedPlan.build(40, 600, 100, 11, T0);
 
   private PoisonBlocks.Layout layout(int count) {
+    return layout(plan, count, false);
+  }
+
+  private static PoisonBlocks.Layout layout(FeedPlan of, int count, boolean mirrored) {
     AtomicInteger numbered = new AtomicInteger();
     Random rnd = new Random(3);
     return PoisonBlocks.layout(
-        plan.stream(),
-        PoisonBlocks.keys(plan.opening()),
+        of.stream(),
+        PoisonBlocks.keys(of.opening()),
         count,
-        false,
+        mirrored,
         0.10,
         n -> Traffic.invalid(numbered.getAndAdd(n), n, rnd),
         new Random(5));
@@ -49,17 +53,7 @@ class PoisonBlocksTest {
 
   @Test
   void aMirroredRunPoisonsTheStretchesTheOtherLeavesClean() {
-    AtomicInteger numbered = new AtomicInteger();
-    Random rnd = new Random(3);
-    PoisonBlocks.Layout mirrored =
-        PoisonBlocks.layout(
-            plan.stream(),
-            PoisonBlocks.keys(plan.opening()),
-            10,
-            true,
-            0.10,
-            n -> Traffic.invalid(numbered.getAndAdd(n), n, rnd),
-            new Random(5));
+    PoisonBlocks.Layout mirrored = layout(plan, 10, true);
     PoisonBlocks.Layout straight = layout(10);
 
     for (int i = 0; i < 10; i++) {
@@ -137,18 +131,7 @@ class PoisonBlocksTest {
 
   @Test
   void everyStretchHoldsAboutAsManyFirstClaimsAsTheOthers() {
-    FeedPlan big = FeedPlan.build(200, 6_000, 100, 17, T0);
-    AtomicInteger numbered = new AtomicInteger();
-    Random rnd = new Random(3);
-    PoisonBlocks.Layout layout =
-        PoisonBlocks.layout(
-            big.stream(),
-            PoisonBlocks.keys(big.opening()),
-            10,
-            false,
-            0.10,
-            n -> Traffic.invalid(numbered.getAndAdd(n), n, rnd),
-            new Random(5));
+    PoisonBlocks.Layout layout = layout(FeedPlan.build(200, 6_000, 100, 17, T0), 10, false);
 
     List<Integer> firstClaims = layout.blocks().stream().map(b -> b.keys().size()).toList();
     double mean = firstClaims.stream().mapToInt(Integer::intValue).average().orElseThrow();

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.onceonly.k8s.Backing.Endpoint;
 import dev.onceonly.k8s.Backing.Names;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
@@ -14,6 +14,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -116,17 +119,50 @@ final class DevOverlay {
     return PodProcess.start(pod, container, command(container, env), env, ports, logs);
   }
 
-  /** A free local port for each container port. */
+  /** The local ports handed out: from {@value #FIRST_PORT}, {@value #PORTS} of them. */
+  static final int FIRST_PORT = 20_000;
+
+  static final int PORTS = 8_000;
+
+  /** Ports handed out by this JVM, never handed out twice, even before a service listens. */
+  private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
+  /** A free local port for each container port ({@link #freePort}). */
   static Map<Integer, Integer> freePorts(JsonNode workload) {
     Map<Integer, Integer> ports = new HashMap<>();
     for (JsonNode port : ContainerEnv.onlyContainer(workload).path("ports")) {
-      try (ServerSocket socket = new ServerSocket(0)) {
-        ports.put(port.path("containerPort").asInt(), socket.getLocalPort());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      ports.put(port.path("containerPort").asInt(), freePort());
     }
     return ports;
+  }
+
+  /**
+   * A local port free now, below every system's ephemeral range (Linux 32768 up, others 49152 up;
+   * the chaos suite's 28000 block is above it). A port the system hands out for {@code new
+   * ServerSocket(0)} is an ephemeral one: between the test closing it and a service listening on
+   * it, a connection of any process, the services' own to PostgreSQL and RabbitMQ included, could
+   * take it as its local port, and the service then failed to start with "Address already in use"
+   * (seen once in CI). Nothing connects from a port below the range, so only a listener could take
+   * it, and the services of this test get ports handed out here, each once.
+   */
+  static int freePort() {
+    int start = ThreadLocalRandom.current().nextInt(PORTS);
+    for (int i = 0; i < PORTS; i++) {
+      int port = FIRST_PORT + (start + i) % PORTS;
+      if (HANDED_OUT.contains(port)) {
+        continue;
+      }
+      try (ServerSocket socket = new ServerSocket()) {
+        socket.bind(new InetSocketAddress(port));
+      } catch (IOException taken) {
+        continue;
+      }
+      if (HANDED_OUT.add(port)) {
+        return port;
+      }
+    }
+    throw new IllegalStateException(
+        "no free local port from " + FIRST_PORT + " to " + (FIRST_PORT + PORTS - 1));
   }
 
   /** The variable that tells the service to listen on a container port (e.g. HTTP_PORT=8080). */

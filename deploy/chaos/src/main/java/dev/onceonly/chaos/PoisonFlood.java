@@ -160,12 +160,8 @@ final class PoisonFlood extends Scenario {
     Map<String, Instant> claims;
     long t1;
     try {
-      for (ServiceProcess relay : lab.fleet.relays) {
-        relay.pause();
-      }
-      for (ServiceProcess consumer : lab.fleet.consumers) {
-        consumer.pause();
-      }
+      pause(lab.fleet.relays);
+      pause(lab.fleet.consumers);
       long t0 = System.nanoTime();
       sent =
           lab.traffic()
@@ -187,6 +183,12 @@ final class PoisonFlood extends Scenario {
     }
     Run run = settle(lab, sent, t1);
     return new Measured(run, PoisonBlocks.rates(sent.blocks(), claims));
+  }
+
+  private static void pause(List<ServiceProcess> processes) throws Exception {
+    for (ServiceProcess p : processes) {
+      p.pause();
+    }
   }
 
   private static void resume(List<ServiceProcess> processes) throws Exception {

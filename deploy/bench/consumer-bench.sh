@@ -5,7 +5,7 @@
 # deploy/bench/results/consumer-<timestamp>.txt. See deploy/bench/README.md.
 #
 # Usage: deploy/bench/consumer-bench.sh
-# Knobs (environment): EVENTS=20000 WARMUP=10000 CONSUMER_THREADS=4 CONSUMER_PREFETCH=128
+# Knobs (environment): EVENTS=20000 WARMUP=10000 POISON=10000 DLQ_LAZY=1 CONSUMER_THREADS=4 CONSUMER_PREFETCH=128
 #   DB_POOL_SIZE (service default 16) PGBENCH_SECONDS=15 MAX_BACKLOG=4000 CUSTOMERS=10000
 #   CONSUMER_JAVA_OPTS="-Xmx160m -XX:+UseSerialGC ..." QUIET_PCT=30 QUIET_MAX=120 SKIP_BUILD=0
 #   TRACING=off|on (on: the consumer exports spans over OTLP/HTTP to a local sink, tracing.sh)
@@ -17,6 +17,8 @@ BENCH=$ROOT/deploy/bench
 
 EVENTS=${EVENTS:-20000}
 WARMUP=${WARMUP:-10000}
+POISON=${POISON:-10000}
+DLQ_LAZY=${DLQ_LAZY:-1}
 THREADS=${CONSUMER_THREADS:-4}
 PREFETCH=${CONSUMER_PREFETCH:-128}
 PGBENCH_SECONDS=${PGBENCH_SECONDS:-15}
@@ -138,6 +140,11 @@ say "consumer: database $DB and vhost $VHOST, recreated empty"
 rabbitmqctl -q delete_vhost "$VHOST" >/dev/null 2>&1 || true
 rabbitmqctl -q add_vhost "$VHOST" >/dev/null
 rabbitmqctl -q set_permissions -p "$VHOST" guest '.*' '.*' '.*' >/dev/null
+# Dead-letter queues on disk, as the README asks of a broker older than 3.12 (DLQ_LAZY=0: without).
+if [[ $DLQ_LAZY == 1 ]]; then
+  rabbitmqctl -q set_policy -p "$VHOST" --apply-to queues onceonly-dead-letters \
+    '^onceonly\.[^.]+\.dlq$' '{"queue-mode":"lazy"}' >/dev/null
+fi
 
 # The service refuses to start in production without an API user: one viewer for this run only.
 BENCH_PASSWORD=$(head -c 32 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 16)
@@ -172,11 +179,12 @@ batch_totals() { # prints "<transactions> <messages>" of the group commit so far
   curl -sf "http://127.0.0.1:$MANAGEMENT_PORT/q/metrics" \
     | awk '/^onceonly_consumer_batch_messages_count/{c=$2} /^onceonly_consumer_batch_messages_sum/{s=$2} END{printf "%d %d", c, s}'
 }
-phase() { # <name> <series> <count> <await>
-  say "phase $1: $3 events, series $2, until both consumers count $3 more '$4'"
+phase() { # <name> <series> <count> <await> [events|poison]
+  say "phase $1: $3 ${5:-events}, series $2, until both consumers count $3 more '$4'"
   local before after
   before=$(batch_totals)
   bench_java dev.onceonly.bench.Publish --run "$STAMP" --series "$2" --count "$3" --await "$4" \
+    --bodies "${5:-events}" \
     --occurred-at "$OCCURRED_AT" --customers "$CUSTOMERS" --max-backlog "$MAX_BACKLOG" \
     --metrics-url "http://127.0.0.1:$MANAGEMENT_PORT/q/metrics" --consumer-pid "$CONSUMER_PID" \
     --rabbitmq-vhost "$VHOST" >"$WORK/$1.kv" || die "phase $1 failed"
@@ -199,7 +207,18 @@ check_effects() { # <phase>
   say "  effects exactly once: $((WARMUP + EVENTS)) ledger rows, $((WARMUP + EVENTS)) outbox rows, balances = ledger"
 }
 
-# --- 4. warm-up, fresh, duplicates -----------------------------------------------------------------
+dead_letters() { # prints "<loyalty dlq> <receipts dlq>" messages
+  rabbitmqctl -q list_queues -p "$VHOST" name messages \
+    | awk '$1=="onceonly.loyalty.dlq"{l=$2} $1=="onceonly.receipts.dlq"{r=$2} END{printf "%d %d", l, r}'
+}
+check_dead_letters() { # <phase> <expected in each dead-letter queue>
+  local got
+  got=$(dead_letters)
+  [[ $got == "$2 $2" ]] || die "after $1: loyalty/receipts dead-letter queues hold '$got', expected '$2 $2'"
+  say "  every invalid message dead-lettered by both consumers: $2 in each dead-letter queue"
+}
+
+# --- 4. warm-up, fresh, duplicates, poison ---------------------------------------------------------
 phase warmup warm "$WARMUP" applied
 # The duplicate path has code of its own for the JIT to compile: warm it too, with the same events.
 phase warmup-duplicates warm "$WARMUP" duplicate
@@ -207,9 +226,22 @@ quiet_gate "$CONSUMER_PID"
 "${PG[@]}" -d postgres -c CHECKPOINT
 phase fresh main "$EVENTS" applied
 check_effects fresh
+# Invalid messages (half not JSON, half a negative amount, as in the chaos suite's poison flood):
+# decoded, refused, dead-lettered with their reason and acked after the broker confirmed the
+# dead letter. Their path has code of its own: warmed with half as many first.
+phase warmup-poison warm "$((POISON / 2))" dead_lettered poison
+quiet_gate "$CONSUMER_PID"
+phase poison main "$POISON" dead_lettered poison
+check_dead_letters poison "$((POISON / 2 + POISON))"
+# Duplicates alone and with an invalid message after every ninth, in the order alone, poisoned,
+# poisoned, alone, so that both kinds sit at the same place on average.
 quiet_gate "$CONSUMER_PID"
 phase duplicates main "$EVENTS" duplicate
+phase poisoned main "$EVENTS" duplicate poisoned
+phase poisoned-2 main "$EVENTS" duplicate poisoned
+phase duplicates-2 main "$EVENTS" duplicate
 check_effects duplicates
+check_dead_letters poisoned "$((POISON / 2 + POISON + 2 * (EVENTS / 9)))"
 FINAL_HWM=$(awk '/^VmHWM:/{printf "%.0f", $2/1024}' "/proc/$CONSUMER_PID/status")
 stop_consumer
 TRACING_LINE=$(tracing_stats) # after the stop: the consumer flushes its last spans on shutdown
@@ -220,12 +252,22 @@ tracing_stop
 run_pgbench ceiling_fresh2 ceiling_fresh.sql -D run=2 -D seq=0
 
 # --- 5. the figures --------------------------------------------------------------------------------
-F=$WORK/fresh.kv; D=$WORK/duplicates.kv; CD=$WORK/ceiling_dup.cpu
+F=$WORK/fresh.kv; D=$WORK/duplicates.kv; D2=$WORK/duplicates-2.kv; P=$WORK/poison.kv
+M=$WORK/poisoned.kv; M2=$WORK/poisoned-2.kv; CD=$WORK/ceiling_dup.cpu
 CF=$WORK/ceiling_fresh.cpu; CF2=$WORK/ceiling_fresh2.cpu
 int() { calc '%.0f' "$1"; }
 ceiling1=$(int "$(kv "$CF" tps)"); ceiling2=$(int "$(kv "$CF2" tps)")
 ceiling=$((ceiling1 > ceiling2 ? ceiling1 : ceiling2)); ceiling_dup=$(int "$(kv "$CD" tps)")
-fresh=$(int "$(kv "$F" tx_per_s)"); dups=$(int "$(kv "$D" tx_per_s)")
+fresh=$(int "$(kv "$F" tx_per_s)"); dups=$(int "$(kv "$D" tx_per_s)"); poison=$(int "$(kv "$P" tx_per_s)")
+# CPU per consumer message in ms, of the consumer, the broker, PostgreSQL, and of the three together
+per_msg() { calc '%.3f' "$(kv "$1" "cpu_${2}_pct") * 10 / $(kv "$1" tx_per_s)"; }
+# healthy messages per second over two phases together
+rate2() { calc '%.0f' "2 * $EVENTS * 2 / ($(kv "$1" seconds) + $(kv "$2" seconds))"; }
+dups_alone=$(rate2 "$D" "$D2"); dups_poisoned=$(rate2 "$M" "$M2")
+poisoned_ratio=$(calc '%.2f' "$dups_poisoned / $dups_alone")
+all_per_msg() {
+  calc '%.3f' "($(kv "$1" cpu_consumer_pct) + $(kv "$1" cpu_rabbitmq_pct) + $(kv "$1" cpu_postgres_pct)) * 10 / $(kv "$1" tx_per_s)"
+}
 fresh_ratio=$(calc '%.2f' "$fresh / $ceiling")
 dup_ratio=$(calc '%.2f' "$dups / $fresh")
 rss=$(calc '%.0f' "($(kv "$F" rss_max_mb) > $(kv "$D" rss_max_mb)) ? $(kv "$F" rss_max_mb) : $(kv "$D" rss_max_mb)")
@@ -244,7 +286,9 @@ ms_more() { printf 'mean %s, worst p99 %s' "$(kv "$1" "${2}_mean_ms")" "$(kv "$1
   echo "OnceOnly consumer benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
   echo "events $EVENTS (+ $WARMUP warm-up), threads $THREADS, prefetch $PREFETCH, pool ${DB_POOL_SIZE:-16 (default)}, customers $CUSTOMERS, backlog cap $MAX_BACKLOG"
   echo "consumer JVM: $CONSUMER_JAVA_OPTS"
-  echo "tracing: $TRACING_LINE; consumer messages handled $((4 * (WARMUP + EVENTS)))"
+  echo "dead-letter queues: $([[ $DLQ_LAZY == 1 ]] && echo 'lazy (policy onceonly-dead-letters)' || echo 'the broker default') on RabbitMQ $(rabbitmqctl -q version 2>/dev/null || echo '?')"
+  echo "tracing: $TRACING_LINE; consumer messages handled $((4 * WARMUP + 10 * EVENTS))," \
+    "invalid ones dead-lettered $((2 * (POISON / 2 + POISON + 2 * (EVENTS / 9))))"
   echo
   printf '%-34s %-26s %-24s %s\n' figure measured target result
   printf '%-34s %-26s %-24s %s\n' "ceiling: pgbench fresh tx (4 cl.)" "$ceiling TPS" "" "(runs: $ceiling1, $ceiling2)"
@@ -252,6 +296,10 @@ ms_more() { printf 'mean %s, worst p99 %s' "$(kv "$1" "${2}_mean_ms")" "$(kv "$1
     ">= 0.5 x ceiling" "$(verdict "$fresh_ratio >= 0.5") ($fresh_ratio x)"
   printf '%-34s %-26s %-24s %s\n' "duplicates: messages/s" "$dups ($(int "$(kv "$D" events_per_s)") events/s)" \
     ">= 2 x fresh" "$(verdict "$dup_ratio >= 2") ($dup_ratio x)"
+  printf '%-34s %-26s %-24s %s\n' "poison: invalid messages/s" "$poison ($(int "$(kv "$P" events_per_s)") published/s)" \
+    "" "(all CPU $(all_per_msg "$P") ms per message; fresh $(all_per_msg "$F"), duplicates $(all_per_msg "$D"))"
+  printf '%-34s %-26s %-24s %s\n' "duplicates with 10 % poison: msg/s" "$dups_poisoned (alone $dups_alone)" \
+    ">= 0.9 x alone" "$(verdict "$poisoned_ratio >= 0.9") ($poisoned_ratio x)"
   printf '%-34s %-26s %-24s %s\n' "max RSS under load" "$rss MB" "<= 256 MB" "$(verdict "$rss <= 256")"
   printf '%-34s %-26s %-24s %s\n' "fresh p50/p99 ms loyalty" "$(ms "$F" loyalty)" "" "$(ms_more "$F" loyalty)"
   printf '%-34s %-26s %-24s %s\n' "fresh p50/p99 ms receipts" "$(ms "$F" receipts)" "" "$(ms_more "$F" receipts)"
@@ -264,17 +312,25 @@ ms_more() { printf 'mean %s, worst p99 %s' "$(kv "$1" "${2}_mean_ms")" "$(kv "$1
   echo "  RSS: idle ${IDLE_RSS} MB; max sampled fresh $(kv "$F" rss_max_mb) MB, duplicates $(kv "$D" rss_max_mb) MB; VmHWM at end ${FINAL_HWM} MB (includes start-up)"
   echo "  phase seconds: fresh $(kv "$F" seconds) (published and confirmed in $(kv "$F" publish_seconds)), duplicates $(kv "$D" seconds) (published in $(kv "$D" publish_seconds))"
   echo "  queue depth max: fresh $(kv "$F" max_queue_depth), duplicates $(kv "$D" max_queue_depth); publisher paused for the backlog cap: fresh $(kv "$F" publisher_paused_seconds) s, duplicates $(kv "$D" publisher_paused_seconds) s"
-  echo "  unexpected outcomes: fresh $(kv "$F" unexpected_outcomes), duplicates $(kv "$D" unexpected_outcomes)"
+  echo "  unexpected outcomes: fresh $(kv "$F" unexpected_outcomes), duplicates $(kv "$D" unexpected_outcomes) and $(kv "$D2" unexpected_outcomes), poison $(kv "$P" unexpected_outcomes), poisoned $(kv "$M" unexpected_outcomes) and $(kv "$M2" unexpected_outcomes)"
   echo "  CPU, % of one core:"
   echo "    ceiling fresh : $(cpu_line "$CF")"
   echo "    ceiling dup   : $(cpu_line "$CD")"
   echo "    fresh         : $(cpu_line "$F")"
   echo "    duplicates    : $(cpu_line "$D")"
-  for p in "$F:fresh" "$D:duplicates"; do
+  echo "    poison        : $(cpu_line "$P")"
+  echo "    duplicates 2  : $(cpu_line "$D2")"
+  echo "    poisoned      : $(cpu_line "$M")"
+  echo "    poisoned 2    : $(cpu_line "$M2")"
+  echo "  duplicates alone: $(kv "$D" tx_per_s), $(kv "$D2" tx_per_s) msg/s; with 10 % poison: $(kv "$M" tx_per_s), $(kv "$M2" tx_per_s) msg/s"
+  for p in "$F:fresh" "$D:duplicates" "$M:poisoned"; do
     echo "  group commit, ${p#*:}: $(kv "${p%%:*}" batch_messages) messages in $(kv "${p%%:*}" batch_transactions) transactions = $(calc '%.1f' "$(kv "${p%%:*}" batch_messages) / $(kv "${p%%:*}" batch_transactions)") per transaction"
   done
   echo "  consumer CPU per message: fresh $(calc '%.2f' "$(kv "$F" cpu_consumer_pct) * 10 / $(kv "$F" tx_per_s)") ms, duplicates $(calc '%.2f' "$(kv "$D" cpu_consumer_pct) * 10 / $(kv "$D" tx_per_s)") ms"
-  for f in "$CF:ceiling fresh" "$CF2:ceiling fresh (2nd)" "$CD:ceiling duplicates" "$F:fresh" "$D:duplicates"; do
+  for p in "$F:fresh" "$D:duplicates" "$P:poison" "$M:poisoned"; do
+    echo "  CPU per message, ${p#*:}: consumer $(per_msg "${p%%:*}" consumer) ms, rabbitmq $(per_msg "${p%%:*}" rabbitmq) ms, postgres $(per_msg "${p%%:*}" postgres) ms, together $(all_per_msg "${p%%:*}") ms"
+  done
+  for f in "$CF:ceiling fresh" "$CF2:ceiling fresh (2nd)" "$CD:ceiling duplicates" "$F:fresh" "$D:duplicates" "$P:poison" "$M:poisoned" "$M2:poisoned 2" "$D2:duplicates 2"; do
     others=$(kv "${f%%:*}" cpu_others_pct)
     if awk "BEGIN { exit !($others > 25) }"; then
       echo "  NOISY: other processes used ${others}% of a core during ${f#*:}; its figure is too low, run again when the machine is quiet"

@@ -54,6 +54,53 @@ final class EventFeed {
     return bodies;
   }
 
+  /**
+   * The {@code index}-th invalid message of the series, as the chaos suite's poison flood sends
+   * them: even indexes not JSON, odd ones an order with a negative amount. Each is dead-lettered by
+   * both consumers, never claimed.
+   */
+  byte[] poison(int index) {
+    if (index % 2 == 0) {
+      return ("not JSON: bench poison " + run + "-" + series + "-" + index)
+          .getBytes(StandardCharsets.UTF_8);
+    }
+    OrderCompleted valid = event(index);
+    return EventCodec.encode(
+        new OrderCompleted(
+            valid.eventId(),
+            valid.orderId(),
+            valid.customerId(),
+            valid.customerEmail(),
+            -valid.totalCents(),
+            valid.currency(),
+            valid.occurredAt()));
+  }
+
+  /** Invalid messages {@code 0..count-1}, encoded before a measured phase. */
+  byte[][] poisonBodies(int count) {
+    byte[][] bodies = new byte[count][];
+    for (int i = 0; i < count; i++) {
+      bodies[i] = poison(i);
+    }
+    return bodies;
+  }
+
+  /**
+   * Events {@code 0..count-1} with an invalid message after every ninth, so that a tenth of what is
+   * published is poison, as in the chaos suite's poisoned stretches.
+   */
+  byte[][] bodiesWithPoison(int count) {
+    byte[][] bodies = new byte[count + count / 9][];
+    int next = 0;
+    for (int i = 0; i < count; i++) {
+      bodies[next++] = body(i);
+      if (i % 9 == 8) {
+        bodies[next++] = poison(i);
+      }
+    }
+    return bodies;
+  }
+
   private static long mix(long x) {
     long z = x * GOLDEN;
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;

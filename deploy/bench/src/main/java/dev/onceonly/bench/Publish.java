@@ -11,12 +11,14 @@ import java.util.concurrent.CompletableFuture;
 /**
  * One phase of the consumer benchmark: publishes a series of OrderCompleted events and measures,
  * from the first publish to the moment both consumers' {@code --await} counters (applied or
- * duplicate) have grown by the series' size, the rate, the handle times, the consumer's RSS and who
- * used the CPU. Prints {@code key=value} lines on stdout for the script; progress on stderr.
+ * duplicate, or dead_lettered for {@code --bodies poison}: the chaos suite's invalid messages
+ * instead of the events) have grown by the series' size, the rate, the handle times, the consumer's
+ * RSS and who used the CPU. Prints {@code key=value} lines on stdout for the script; progress on
+ * stderr.
  *
  * <p>Options: {@code --run --series --count --occurred-at --await applied|duplicate --metrics-url
- * --consumer-pid [--customers 10000] [--max-backlog 4000] [--confirm-window 500] [--stall-seconds
- * 90] [--rabbitmq-host/port/user/password/vhost]}.
+ * --consumer-pid [--bodies events|poison|poisoned] [--customers 10000] [--max-backlog 4000]
+ * [--confirm-window 500] [--stall-seconds 90] [--rabbitmq-host/port/user/password/vhost]}.
  */
 public final class Publish {
 
@@ -38,7 +40,16 @@ public final class Publish {
             Instant.parse(o.require("occurred-at")),
             o.getInt("customers", 10_000));
     MetricsProbe metrics = new MetricsProbe(URI.create(o.require("metrics-url")));
-    byte[][] bodies = feed.bodies(count); // encoded before the clock starts
+    // encoded before the clock starts
+    byte[][] bodies =
+        switch (o.get("bodies", "events")) {
+          case "events" -> feed.bodies(count);
+          case "poison" -> feed.poisonBodies(count);
+          case "poisoned" -> feed.bodiesWithPoison(count);
+          default ->
+              throw new IllegalArgumentException(
+                  "--bodies is events, poison or poisoned, got " + o.get("bodies", ""));
+        };
 
     try (BacklogPublisher publisher =
         new BacklogPublisher(
@@ -58,7 +69,13 @@ public final class Publish {
                   throw new IllegalStateException("publishing failed: " + e, e);
                 }
               });
-      CounterWait wait = new CounterWait(metrics, CONSUMERS, await, stallSeconds);
+      CounterWait wait =
+          new CounterWait(
+              metrics,
+              CONSUMERS,
+              await,
+              o.get("bodies", "events").equals("poisoned"),
+              stallSeconds);
       MetricsProbe.Snapshot after =
           wait.await(
               before,

@@ -1,0 +1,51 @@
+package dev.onceonly.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class PrivateRabbitTest {
+
+  private static final List<String> DEAD_LETTER_QUEUES =
+      List.of("onceonly.loyalty.dlq", "onceonly.receipts.dlq", "onceonly.profiles.dlq");
+
+  @Test
+  void policyPatternTakesTheDeadLetterQueuesAndNoConsumerQueue() {
+    Pattern pattern = Pattern.compile(PrivateRabbit.DEAD_LETTER_QUEUES);
+
+    for (String queue : Lab.QUEUES) {
+      assertThat(pattern.matcher(queue).find()).as(queue).isEqualTo(queue.endsWith(".dlq"));
+    }
+    assertThat(pattern.matcher("onceonly.loyalty.dlq.copy").find()).isFalse();
+  }
+
+  @Test
+  void queuesUnderThePolicyPass() {
+    String listing =
+        """
+        name\tpolicy
+        onceonly.loyalty\t
+        onceonly.loyalty.dlq\tonceonly-dead-letters
+        onceonly.receipts.dlq\tonceonly-dead-letters
+        onceonly.profiles.dlq\tonceonly-dead-letters
+        """;
+
+    assertThat(PrivateRabbit.withoutPolicy(listing, DEAD_LETTER_QUEUES)).isEmpty();
+  }
+
+  @Test
+  void queuesWithoutThePolicyOrMissingAreNamed() {
+    String listing =
+        """
+        name\tpolicy
+        onceonly.loyalty.dlq\tonceonly-dead-letters
+        onceonly.receipts.dlq\t
+        onceonly.profiles\tonceonly-dead-letters
+        """;
+
+    assertThat(PrivateRabbit.withoutPolicy(listing, DEAD_LETTER_QUEUES))
+        .containsExactly("onceonly.receipts.dlq", "onceonly.profiles.dlq");
+  }
+}

@@ -40,15 +40,16 @@ public final class Publish {
             Instant.parse(o.require("occurred-at")),
             o.getInt("customers", 10_000));
     MetricsProbe metrics = new MetricsProbe(URI.create(o.require("metrics-url")));
+    String kind = o.get("bodies", "events");
     // encoded before the clock starts
     byte[][] bodies =
-        switch (o.get("bodies", "events")) {
+        switch (kind) {
           case "events" -> feed.bodies(count);
           case "poison" -> feed.poisonBodies(count);
           case "poisoned" -> feed.bodiesWithPoison(count);
           default ->
               throw new IllegalArgumentException(
-                  "--bodies is events, poison or poisoned, got " + o.get("bodies", ""));
+                  "--bodies is events, poison or poisoned, got " + kind);
         };
 
     try (BacklogPublisher publisher =
@@ -70,12 +71,7 @@ public final class Publish {
                 }
               });
       CounterWait wait =
-          new CounterWait(
-              metrics,
-              CONSUMERS,
-              await,
-              o.get("bodies", "events").equals("poisoned"),
-              stallSeconds);
+          new CounterWait(metrics, CONSUMERS, await, kind.equals("poisoned"), stallSeconds);
       MetricsProbe.Snapshot after =
           wait.await(
               before,

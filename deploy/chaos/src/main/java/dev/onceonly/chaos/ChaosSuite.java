@@ -116,7 +116,7 @@ public final class ChaosSuite {
           "private PostgreSQL on %d, RabbitMQ node %s on %d (%d s)%n",
           portBase + 432, rabbit.node(), rabbit.port(), secondsSince(started));
       fleet.start();
-      rabbit.requireDeadLetterPolicy(Lab.QUEUES.stream().filter(q -> q.endsWith(".dlq")).toList());
+      rabbit.requireDeadLetterPolicy(Lab.DEAD_LETTER_QUEUES);
       System.out.printf(
           "fleet ready: sandbox, 2 consumers, 2 relays (%d s)%n", secondsSince(started));
       Lab lab = new Lab(pg, rabbit, fleet, mode, seed);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * Everything a scenario works with: the private database and broker, the fleet of services, the
@@ -19,14 +20,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class Lab {
 
+  static final List<String> DEAD_LETTER_QUEUES =
+      List.of("onceonly.loyalty.dlq", "onceonly.receipts.dlq", "onceonly.profiles.dlq");
+
   static final List<String> QUEUES =
-      List.of(
-          "onceonly.loyalty",
-          "onceonly.receipts",
-          "onceonly.profiles",
-          "onceonly.loyalty.dlq",
-          "onceonly.receipts.dlq",
-          "onceonly.profiles.dlq");
+      Stream.concat(
+              Stream.of("onceonly.loyalty", "onceonly.receipts", "onceonly.profiles"),
+              DEAD_LETTER_QUEUES.stream())
+          .toList();
 
   final PrivatePostgres postgres;
   final PrivateRabbit rabbit;
@@ -91,8 +92,7 @@ final class Lab {
   Observation observe() throws Exception {
     List<DeadLetterPeek.Queue> deadLetters = new ArrayList<>();
     try (Connection amqp = Publisher.connect(broker, "onceonly-chaos-observe")) {
-      for (String queue :
-          List.of("onceonly.loyalty.dlq", "onceonly.receipts.dlq", "onceonly.profiles.dlq")) {
+      for (String queue : DEAD_LETTER_QUEUES) {
         deadLetters.add(DeadLetterPeek.peek(amqp, queue, 10_000));
       }
     }

@@ -2,21 +2,19 @@ package dev.onceonly.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class PrivateRabbitTest {
-
-  private static final List<String> DEAD_LETTER_QUEUES =
-      List.of("onceonly.loyalty.dlq", "onceonly.receipts.dlq", "onceonly.profiles.dlq");
 
   @Test
   void policyPatternTakesTheDeadLetterQueuesAndNoConsumerQueue() {
     Pattern pattern = Pattern.compile(PrivateRabbit.DEAD_LETTER_QUEUES);
 
     for (String queue : Lab.QUEUES) {
-      assertThat(pattern.matcher(queue).find()).as(queue).isEqualTo(queue.endsWith(".dlq"));
+      assertThat(pattern.matcher(queue).find())
+          .as(queue)
+          .isEqualTo(Lab.DEAD_LETTER_QUEUES.contains(queue));
     }
     assertThat(pattern.matcher("onceonly.loyalty.dlq.copy").find()).isFalse();
   }
@@ -32,7 +30,7 @@ class PrivateRabbitTest {
         onceonly.profiles.dlq\tonceonly-dead-letters
         """;
 
-    assertThat(PrivateRabbit.withoutPolicy(listing, DEAD_LETTER_QUEUES)).isEmpty();
+    assertThat(PrivateRabbit.withoutPolicy(listing, Lab.DEAD_LETTER_QUEUES)).isEmpty();
   }
 
   @Test
@@ -45,7 +43,7 @@ class PrivateRabbitTest {
         onceonly.profiles\tonceonly-dead-letters
         """;
 
-    assertThat(PrivateRabbit.withoutPolicy(listing, DEAD_LETTER_QUEUES))
+    assertThat(PrivateRabbit.withoutPolicy(listing, Lab.DEAD_LETTER_QUEUES))
         .containsExactly("onceonly.receipts.dlq", "onceonly.profiles.dlq");
   }
 }

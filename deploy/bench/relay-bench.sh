@@ -80,6 +80,8 @@ OTLP_PORT=18318
 # --- processes: only what this script started (services.sh) --------------------------------------
 # shellcheck source=services.sh
 source "$BENCH/services.sh"
+# shellcheck source=figures.sh
+source "$BENCH/figures.sh"
 rss_start() { # <name> <pid>: VmRSS in kB every 0.5 s into $WORK/<name>.rss
   (while [[ -r /proc/$2/status ]]; do
     awk '/^VmRSS:/ { print $2 }' "/proc/$2/status" 2>/dev/null || true
@@ -90,7 +92,7 @@ rss_start() { # <name> <pid>: VmRSS in kB every 0.5 s into $WORK/<name>.rss
 rss_stop() { # <name>: prints max MB
   local pid=${PIDS[rss-$1]:-}
   [[ -n $pid ]] && { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; unset "PIDS[rss-$1]"; }
-  awk 'BEGIN { m = 0 } $1 > m { m = $1 } END { printf "%.0f", m / 1024 }' "$WORK/$1.rss"
+  awk 'BEGIN { m = 0 } $1 > m { m = $1 } END { printf "%.1f", m / 1024 }' "$WORK/$1.rss"
 }
 # CPU ticks of the services this script started (relay, sandbox, consumer), then the time
 cpu_snap() { # relay sandbox consumer machine-busy (clock ticks), then the time
@@ -117,7 +119,7 @@ jit_ticks() { # <pid>: CPU ticks of the process's JIT compiler threads so far
   done
   echo "$t"
 }
-hwm() { awk '/^VmHWM:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status"; }
+hwm() { awk '/^VmHWM:/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
@@ -422,9 +424,8 @@ stop consumer-service
 TRACING_LINE=$(tracing_stats)
 
 # --- 8. the figures --------------------------------------------------------------------------------
-verdict() { awk "BEGIN { print ($1) ? \"PASS\" : \"MISS\" }"; }
 drain_ratio=$(calc '%.2f' "$drain_rate / $ceiling")
-rss_max=$((drain_rss > latency_rss ? drain_rss : latency_rss))
+read -r rss_max rss_phase < <(largest drain="$drain_rss" latency="$latency_rss" ${with_rss:+with="$with_rss"})
 row() { printf '%-40s %-30s %-20s %s\n' "$@"; }
 {
   echo
@@ -438,7 +439,8 @@ row() { printf '%-40s %-30s %-20s %s\n' "$@"; }
   row "drain: $DRAIN_ROWS rows to the sandbox" "$drain_rate deliveries/s" ">= 0.5 x ceiling" "$(verdict "$drain_ratio >= 0.5") ($drain_ratio x)"
   row "drain: sandbox effective receipts" "$drain_effective" "= $DRAIN_ROWS" "$(verdict "$drain_effective == $DRAIN_ROWS")"
   row "commit-to-delivered p50 / p99 at $lat_achieved rows/s" "$ack_p50 / $ack_p99 ms" "p99 <= 50 ms" "$(verdict "$ack_p99 <= 50")"
-  row "relay RSS max (drain, latency)" "$rss_max MB (VmHWM $relay_hwm MB)" "<= 256 MB" "$(verdict "$rss_max <= 256 && $relay_hwm <= 256")"
+  row "relay RSS max (drain, latency${with_rss:+, with})" "$rss_max MB ($rss_phase; VmHWM $relay_hwm MB)" "<= 256 MB" \
+    "$(verdict "$rss_max <= 256 && $relay_hwm <= 256")"
   if [[ -n $consumer_alone && -n $consumer_drain ]]; then
     ratio=$(calc '%.2f' "$consumer_drain / $consumer_alone")
     row "consumer while the relay drains" "$consumer_drain vs $consumer_alone events/s" ">= 0.7 x alone" "$(verdict "$ratio >= 0.7") ($ratio x)"

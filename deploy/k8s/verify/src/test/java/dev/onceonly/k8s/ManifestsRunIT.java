@@ -76,9 +76,8 @@ class ManifestsRunIT {
       for (PodProcess pod : List.of(consumerA, relayA)) {
         Pods.awaitProbe(pod, "startupProbe", START);
         Pods.awaitProbe(pod, "livenessProbe", Duration.ofSeconds(10));
-        Http.Answer ready = Http.get(pod.probeUrl("readinessProbe"));
-        assertThat(ready.status()).as(pod.pod + " ready before the migrations").isEqualTo(503);
-        assertThat(ready.body()).as(pod.pod).containsAnyOf("pending V1", "does not exist");
+        // not ready before the migrations, and saying why once it has looked
+        Pods.awaitNotReadyBecause(pod, Duration.ofSeconds(10), "pending V1", "does not exist");
       }
       PodProcess migrate = pods.add(overlay.start(job, Rendered.name(job) + "-x7k2p"));
       int exit =

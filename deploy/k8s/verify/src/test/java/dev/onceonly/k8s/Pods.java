@@ -5,9 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** The pods of one run: started, probed, scraped, and all killed if the test fails. */
 final class Pods implements AutoCloseable {
@@ -26,6 +28,28 @@ final class Pods implements AutoCloseable {
         .pollInterval(Duration.ofMillis(250))
         .failFast(pod.pod + " exited\n" + pod.tail(), () -> !pod.alive())
         .until(() -> Http.get(pod.probeUrl(probe)).status() == 200);
+  }
+
+  /**
+   * Waits until the pod's readiness answers 503 naming one of {@code reasons}, failing early if the
+   * pod died or was ready meanwhile. A service's first answer may come before its first look at
+   * what it waits for (the consumer's schema gate says "not checked yet" until then).
+   */
+  static void awaitNotReadyBecause(PodProcess pod, Duration limit, String... reasons) {
+    AtomicReference<Http.Answer> last = new AtomicReference<>();
+    await()
+        .atMost(limit)
+        .pollInterval(Duration.ofMillis(250))
+        .failFast(
+            pod.pod + " exited, or answered ready",
+            () -> !pod.alive() || (last.get() != null && last.get().status() == 200))
+        .until(
+            () -> {
+              Http.Answer ready = Http.get(pod.probeUrl("readinessProbe"));
+              last.set(ready);
+              return ready.status() == 503
+                  && Arrays.stream(reasons).anyMatch(ready.body()::contains);
+            });
   }
 
   /** All three probes of the manifest answer 200 at their paths and ports. */

@@ -9,8 +9,9 @@ import org.jboss.logging.MDC;
 /**
  * Lines logged about one message carry its trace (ARCHITECTURE.md §10): within {@link #open} the
  * message's trace context is current and its {@code traceId} and {@code spanId} are in the logging
- * MDC, so JSON log lines carry them as fields. Quarkus fills the MDC on its own event loops only;
- * the listener's worker threads and the committer threads must do it themselves. Scopes nest: one
+ * MDC, so JSON log lines carry them as fields. Quarkus fills the MDC from the current span on its
+ * own event loops only, and the listener starts a message's span itself; it, the committer threads
+ * and the dead-letter publisher's threads put the ids in the MDC themselves. Scopes nest: one
  * closed puts back what the MDC held before it opened.
  */
 public final class TraceLogging {

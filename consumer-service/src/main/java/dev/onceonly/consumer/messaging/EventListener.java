@@ -12,13 +12,16 @@ import dev.onceonly.model.EventCodec;
 import dev.onceonly.model.InvalidEventException;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
-import io.smallrye.reactive.messaging.annotations.Blocking;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
 import io.smallrye.reactive.messaging.rabbitmq.RabbitMQRejectMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
@@ -30,6 +33,11 @@ import org.jboss.logging.Logger;
  * waiting at the same time ({@link GroupCommit}), then ack, on the committer's thread once the
  * transaction committed: ack comes only after commit, in every outcome. A failure before commit
  * nacks: requeued once, then dead-lettered as transient so that an operator can replay it.
+ *
+ * <p>Decoding and queueing run on the connector's event loop, which never waits: the transaction
+ * runs on a committer thread and the dead letter is published by its own thread. (Handed to a pool
+ * of worker threads first, as before 2026-12-02, every message woke one, and the consumers spent a
+ * fifth more CPU per healthy message in chaos scenario 7: 0.66-0.68 ms against 0.52.)
  */
 @ApplicationScoped
 public class EventListener {
@@ -56,23 +64,55 @@ public class EventListener {
   }
 
   @Incoming("loyalty")
-  @Blocking(value = "onceonly-consumers", ordered = false)
   public CompletionStage<Void> loyalty(Message<byte[]> message) {
-    return handle(ConsumerName.LOYALTY, message);
+    return takeIn(ConsumerName.LOYALTY, message);
   }
 
   @Incoming("receipts")
-  @Blocking(value = "onceonly-consumers", ordered = false)
   public CompletionStage<Void> receipts(Message<byte[]> message) {
-    return handle(ConsumerName.RECEIPTS, message);
+    return takeIn(ConsumerName.RECEIPTS, message);
   }
 
   @Incoming("profiles")
-  @Blocking(value = "onceonly-consumers", ordered = false)
   public CompletionStage<Void> profiles(Message<byte[]> message) {
-    return handle(ConsumerName.PROFILES, message);
+    return takeIn(ConsumerName.PROFILES, message);
   }
 
+  private CompletionStage<Void> takeIn(ConsumerName consumer, Message<byte[]> message) {
+    return takeIn(
+        () -> handle(consumer, message),
+        e -> {
+          LOG.errorf(e, "%s: handling failed, rejecting to the DLX", consumer.value());
+          message.nack(e, Metadata.of(new RabbitMQRejectMetadata(false)));
+        });
+  }
+
+  /**
+   * Starts {@code handling} a message and returns at once, on the connector's event loop: the
+   * message is acked or nacked later, by whoever settles it (a committer, or the dead-letter
+   * publisher's confirm), so the next message is taken in without waiting for this one's
+   * transaction. A failure nothing else settled (a bug, an error in a committer), thrown at once or
+   * later, goes to {@code unsettled}, which rejects the message to its queue's dead-letter exchange
+   * as the channel's failure strategy would.
+   */
+  static CompletionStage<Void> takeIn(
+      Supplier<CompletionStage<Void>> handling, Consumer<Throwable> unsettled) {
+    CompletionStage<Void> settled;
+    try {
+      settled = handling.get();
+    } catch (RuntimeException e) {
+      settled = CompletableFuture.failedFuture(e);
+    }
+    settled.whenComplete(
+        (ok, e) -> {
+          if (e != null) {
+            unsettled.accept(e instanceof CompletionException ? e.getCause() : e);
+          }
+        });
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /** Handles one message: the stage completes once it was acked or nacked. */
   CompletionStage<Void> handle(ConsumerName consumer, Message<byte[]> message) {
     long started = System.nanoTime();
     IncomingRabbitMQMetadata meta =

@@ -38,6 +38,7 @@ class DeadLettersChannelsTest {
     long next = 1;
     final List<String> published = new ArrayList<>();
     final List<AMQP.BasicProperties> properties = new ArrayList<>();
+    final List<String> publishedOn = new ArrayList<>();
     ConfirmCallback ack;
     ReturnCallback returned;
     ConfirmCallback nack;
@@ -54,6 +55,7 @@ class DeadLettersChannelsTest {
                     case "getNextPublishSeqNo" -> next;
                     case "basicPublish" -> {
                       properties.add((AMQP.BasicProperties) args[3]);
+                      publishedOn.add(Thread.currentThread().getName());
                       published.add(new String((byte[]) args[4], StandardCharsets.UTF_8));
                       next++;
                       yield null;
@@ -106,13 +108,28 @@ class DeadLettersChannelsTest {
         }
       };
 
-  private CompletableFuture<Void> send(DeadLetters letters, String body) {
-    return letters.send(
-        ConsumerName.LOYALTY,
-        ORIGINAL,
-        body.getBytes(StandardCharsets.UTF_8),
-        "invalid",
-        "reason of " + body);
+  /** Sends with a linger of 0 and returns once the publishing thread has published it. */
+  private CompletableFuture<Void> send(DeadLetters letters, String body) throws Exception {
+    CompletableFuture<Void> sent =
+        letters.send(
+            ConsumerName.LOYALTY,
+            ORIGINAL,
+            body.getBytes(StandardCharsets.UTF_8),
+            "invalid",
+            "reason of " + body);
+    letters.awaitFlushed();
+    return sent;
+  }
+
+  @Test
+  void withNoLingerTheSenderStillNeitherConnectsNorPublishes() throws Exception {
+    DeadLetters letters = new DeadLetters(broker, Duration.ZERO);
+
+    send(letters, "first");
+
+    assertThat(channels.get(0).publishedOn)
+        .as("the connector's event loop hands it over and goes on")
+        .containsExactly("onceonly-dead-letters");
   }
 
   @Test

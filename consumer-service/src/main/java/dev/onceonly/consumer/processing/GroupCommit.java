@@ -133,7 +133,9 @@ public class GroupCommit {
     /**
      * Queues a message; its decision completes on a committer's thread. After {@link #close} a
      * message is decided at once on the caller's own thread, so none is refused while the service
-     * stops.
+     * stops (the listener's caller is the connector's event loop, which that one transaction holds
+     * up; the schema gate has paused the channels by then, so only messages already prefetched
+     * come).
      */
     public CompletableFuture<Decision> submit(Submission submission) {
       closingLock.readLock().lock();

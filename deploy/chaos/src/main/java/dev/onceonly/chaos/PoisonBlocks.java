@@ -176,30 +176,50 @@ final class PoisonBlocks {
     return new Layout(List.copyOf(messages), List.copyOf(blocks));
   }
 
+  /** A timed stretch: its block and when it began (the one before it was done) and was done. */
+  record Timed(Block block, Instant from, Instant to) {
+
+    Duration took() {
+      return Duration.between(from, to);
+    }
+  }
+
   /**
-   * Healthy throughput of each kind, from when each stretch was done: {@code claims} is each key's
-   * latest claim time. The first and last stretches are not timed. Empty when the run cannot be
+   * The timed stretches (all but the first and last), each from when the one before it was done to
+   * when it was: {@code claims} is each key's latest claim time. Empty when the run cannot be
    * timed: a stretch with no claim, or one done no later than the one before it (stretches too
    * short for the messages in flight, as in the trimmed set's short streams, overlap).
    */
-  static Optional<Rates> rates(List<Block> blocks, Map<String, Instant> claims) {
+  static Optional<List<Timed>> timed(List<Block> blocks, Map<String, Instant> claims) {
     Optional<Instant> previous = done(blocks.get(0), claims);
-    Rates rates = Rates.NONE;
+    List<Timed> timed = new ArrayList<>();
     for (int i = 1; i < blocks.size() - 1; i++) {
       Block block = blocks.get(i);
       Optional<Instant> end = done(block, claims);
       if (previous.isEmpty() || end.isEmpty() || !end.get().isAfter(previous.get())) {
         return Optional.empty();
       }
-      Duration took = Duration.between(previous.get(), end.get());
-      Rates one =
-          block.poisoned()
-              ? new Rates(0, Duration.ZERO, block.healthy(), took)
-              : new Rates(block.healthy(), took, 0, Duration.ZERO);
-      rates = rates.plus(one);
+      timed.add(new Timed(block, previous.get(), end.get()));
       previous = end;
     }
-    return Optional.of(rates);
+    return Optional.of(List.copyOf(timed));
+  }
+
+  /** Healthy throughput of each kind over the {@link #timed} stretches; empty if untimed. */
+  static Optional<Rates> rates(List<Block> blocks, Map<String, Instant> claims) {
+    return timed(blocks, claims).map(PoisonBlocks::rates);
+  }
+
+  static Rates rates(List<Timed> timed) {
+    Rates rates = Rates.NONE;
+    for (Timed t : timed) {
+      rates =
+          rates.plus(
+              t.block().poisoned()
+                  ? new Rates(0, Duration.ZERO, t.block().healthy(), t.took())
+                  : new Rates(t.block().healthy(), t.took(), 0, Duration.ZERO));
+    }
+    return rates;
   }
 
   /** When {@link #DONE} of a stretch's claims were made; empty if none was. */

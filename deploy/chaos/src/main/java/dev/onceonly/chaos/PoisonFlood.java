@@ -3,9 +3,12 @@ package dev.onceonly.chaos;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Scenario 7: a poison flood. Healthy throughput (healthy messages per second, on the database's
@@ -74,8 +77,19 @@ final class PoisonFlood extends Scenario {
         lab.mode.customers(), orders, 0, POISON_SHARE, BLOCKS, false, lab.random.nextLong());
   }
 
-  /** One measured run: its stretches' throughput, if they could be timed. */
-  private record Measured(Run run, Optional<PoisonBlocks.Rates> rates) {}
+  /** How often the CPU of the lab's processes is read while a run is measured. */
+  private static final Duration CPU_SAMPLE = Duration.ofMillis(100);
+
+  /** The groups whose CPU the scenario reports, in the order printed. */
+  private static final List<String> CPU_GROUPS =
+      List.of("consumers", "broker", "database", "suite");
+
+  /**
+   * One measured run: its stretches' throughput and where their CPU went, if they could be timed
+   * (and the CPU read: Linux only).
+   */
+  private record Measured(
+      Run run, Optional<PoisonBlocks.Rates> rates, Optional<StretchCpu.Split> cpu) {}
 
   @Override
   Result execute(Lab lab) throws Exception {
@@ -83,6 +97,8 @@ final class PoisonFlood extends Scenario {
     List<String> perRun = new ArrayList<>();
     List<Measured> all = new ArrayList<>();
     PoisonBlocks.Rates timed = PoisonBlocks.Rates.NONE;
+    StretchCpu.Split cpu = StretchCpu.Split.NONE;
+    boolean cpuRead = false;
     int timedRuns = 0;
     int poison = 0;
     for (int i = 0; i < warmUps(lab.mode) + runs(lab.mode); i++) {
@@ -99,6 +115,10 @@ final class PoisonFlood extends Scenario {
         if (m.rates().isPresent()) {
           timed = timed.plus(m.rates().get());
           timedRuns++;
+        }
+        if (m.cpu().isPresent()) {
+          cpu = cpu.plus(m.cpu().get());
+          cpuRead = true;
         }
       }
     }
@@ -137,6 +157,12 @@ final class PoisonFlood extends Scenario {
                 MIN_RATIO,
                 judged,
                 String.join(", ", perRun)));
+    if (timedRuns > 0) {
+      notes.add(
+          cpuRead
+              ? cpu.describe(CPU_GROUPS)
+              : "CPU per healthy message not measured: no /proc on this machine");
+    }
     if (lab.mode == Mode.FULL && ratio < MIN_RATIO) {
       problems.add(String.format("healthy throughput with poison %.2f of clean", ratio));
     }
@@ -159,6 +185,8 @@ final class PoisonFlood extends Scenario {
     Traffic.Sent sent;
     Map<String, Instant> claims;
     long t1;
+    Optional<ProcessCpu> meter = ProcessCpu.start(cpuRoots(lab), CPU_SAMPLE);
+    List<ProcessCpu.Sample> samples;
     try {
       pause(lab.fleet.relays);
       pause(lab.fleet.consumers);
@@ -178,11 +206,27 @@ final class PoisonFlood extends Scenario {
       t1 = System.nanoTime();
       claims = lab.db.claimTimes();
     } finally {
+      samples = meter.map(ProcessCpu::stop).orElse(List.of());
       resume(lab.fleet.consumers);
       resume(lab.fleet.relays);
     }
     Run run = settle(lab, sent, t1);
-    return new Measured(run, PoisonBlocks.rates(sent.blocks(), claims));
+    Optional<List<PoisonBlocks.Timed>> stretches = PoisonBlocks.timed(sent.blocks(), claims);
+    return new Measured(
+        run,
+        stretches.map(PoisonBlocks::rates),
+        stretches.filter(t -> !samples.isEmpty()).map(t -> StretchCpu.of(t, samples)));
+  }
+
+  /** The root processes of each group in {@link #CPU_GROUPS}. */
+  private static Map<String, Supplier<Collection<Long>>> cpuRoots(Lab lab) {
+    Map<String, Supplier<Collection<Long>>> roots = new LinkedHashMap<>();
+    roots.put(
+        "consumers", () -> lab.fleet.consumers.stream().flatMap(c -> c.pids().stream()).toList());
+    roots.put("broker", lab.rabbit::pids);
+    roots.put("database", lab.postgres::pids);
+    roots.put("suite", () -> List.of(ProcessHandle.current().pid()));
+    return roots;
   }
 
   private static void pause(List<ServiceProcess> processes) throws Exception {

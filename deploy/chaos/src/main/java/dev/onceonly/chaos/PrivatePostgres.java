@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -105,6 +106,11 @@ final class PrivatePostgres implements AutoCloseable {
         "fast",
         "-w",
         "stop");
+  }
+
+  /** The postmaster's pid (its backends are its children), if it runs. */
+  List<Long> pids() {
+    return ProcessCpu.pidFile(dir.resolve("data").resolve("postmaster.pid"));
   }
 
   /** Terminates every backend of the services' database but the caller's; returns how many. */

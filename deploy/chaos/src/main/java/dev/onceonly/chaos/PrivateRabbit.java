@@ -113,6 +113,11 @@ final class PrivateRabbit implements AutoCloseable {
     return Shell.run(env(), dir, 120, command);
   }
 
+  /** The node's pid (the Erlang VM), if it runs. */
+  List<Long> pids() {
+    return ProcessCpu.pidFile(dir.resolve("node.pid"));
+  }
+
   /** Closes every client connection; the count of connections there were. */
   int closeAllConnections(String why) throws IOException, InterruptedException {
     int open = ctl("-q", "list_connections", "name").strip().split("\n").length;

@@ -64,6 +64,11 @@ final class ServiceProcess {
     process = pb.start();
   }
 
+  /** The process's pid, if it runs. */
+  synchronized List<Long> pids() {
+    return process != null && process.isAlive() ? List.of(process.pid()) : List.of();
+  }
+
   /** Waits for {@code /q/health/ready} to answer 200; fails if the process ends meanwhile. */
   void awaitReady(Duration within) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + within.toNanos();

@@ -1,0 +1,158 @@
+package dev.onceonly.chaos;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Where the CPU of scenario 7's stretches went. For each kind (clean, poisoned) each group's CPU
+ * over the timed stretches ({@link ProcessCpu} samples, read between each stretch's beginning and
+ * end), per healthy message; and what the poison cost on top: the poisoned stretches' CPU per
+ * healthy message less the clean ones', spread over the invalid messages that came with them.
+ * Besides the groups, {@link #REST} is what the rest of the machine used (the kernel, the paused
+ * relays, the sandbox, other processes).
+ *
+ * <p>That cost is what the poisoned stretches' work took beyond the clean ones', whatever part of
+ * it the invalid messages' own handling or the healthy ones' running slower on a busier machine:
+ * when the machine is busy throughout (the {@code busy} share), healthy throughput falls by that
+ * cost's share of the whole.
+ */
+final class StretchCpu {
+
+  /** The machine's busy time that no group accounts for. */
+  static final String REST = "rest";
+
+  /** One kind's stretches: their healthy and invalid messages, and CPU seconds by group. */
+  record Use(long healthy, long invalid, Map<String, Double> cpu) {
+
+    static final Use NONE = new Use(0, 0, Map.of());
+
+    Use plus(Use other) {
+      Map<String, Double> sum = new LinkedHashMap<>(cpu);
+      other.cpu.forEach((group, seconds) -> sum.merge(group, seconds, Double::sum));
+      return new Use(healthy + other.healthy, invalid + other.invalid, Map.copyOf(sum));
+    }
+
+    /** Milliseconds of {@code group}'s CPU per healthy message. */
+    double perHealthyMs(String group) {
+      return healthy == 0 ? Double.NaN : 1000 * cpu.getOrDefault(group, 0.0) / healthy;
+    }
+
+    /** The share of the machine's CPUs that were busy. */
+    double busy() {
+      double capacity = cpu.getOrDefault(ProcessCpu.CAPACITY, 0.0);
+      return capacity == 0 ? Double.NaN : cpu.getOrDefault(ProcessCpu.MACHINE, 0.0) / capacity;
+    }
+  }
+
+  /** Both kinds. */
+  record Split(Use clean, Use poisoned) {
+
+    static final Split NONE = new Split(Use.NONE, Use.NONE);
+
+    Split plus(Split other) {
+      return new Split(clean.plus(other.clean), poisoned.plus(other.poisoned));
+    }
+
+    /**
+     * Milliseconds of {@code group}'s CPU each invalid message cost beyond what the healthy ones
+     * took in the clean stretches.
+     */
+    double perInvalidMs(String group) {
+      if (poisoned.invalid == 0) {
+        return Double.NaN;
+      }
+      double more = poisoned.perHealthyMs(group) - clean.perHealthyMs(group);
+      return more * poisoned.healthy / poisoned.invalid;
+    }
+
+    /**
+     * The clean stretches' machine CPU per healthy message over the poisoned ones': on a machine
+     * busy throughout, what the throughput ratio would read without the stretches' timing.
+     */
+    double cpuRatio() {
+      return clean.perHealthyMs(ProcessCpu.MACHINE) / poisoned.perHealthyMs(ProcessCpu.MACHINE);
+    }
+
+    /**
+     * One line: per healthy message in each kind and per invalid message, the machine's CPU and
+     * each group's share of it ({@code groups} in order, then the rest), and how busy the machine
+     * was; then {@link #cpuRatio}.
+     */
+    String describe(List<String> groups) {
+      return String.format(
+          "CPU per healthy message: clean %s, poisoned %s; each invalid message cost %s;"
+              + " clean over poisoned CPU per healthy message %.2f",
+          perMessage(clean::perHealthyMs, groups, "ms") + busy(clean),
+          perMessage(poisoned::perHealthyMs, groups, "ms") + busy(poisoned),
+          perMessage(this::perInvalidMs, groups, "ms more"),
+          cpuRatio());
+    }
+
+    private static String busy(Use use) {
+      return String.format(", machine busy %.0f %%", 100 * use.busy());
+    }
+
+    private static String perMessage(
+        ToDoubleFunction<String> ms, List<String> groups, String unit) {
+      List<String> parts = new ArrayList<>();
+      for (String group : groups) {
+        parts.add(String.format("%s %.2f", group, ms.applyAsDouble(group)));
+      }
+      parts.add(String.format("%s %.2f", REST, ms.applyAsDouble(REST)));
+      return String.format(
+          "%.2f %s (%s)", ms.applyAsDouble(ProcessCpu.MACHINE), unit, String.join(", ", parts));
+    }
+  }
+
+  private StretchCpu() {}
+
+  /**
+   * The CPU of the {@code timed} stretches, by kind, from {@code samples} (oldest first; every
+   * sample holds the same groups); {@link #REST} is the machine's busy time less the groups'.
+   */
+  static Split of(List<PoisonBlocks.Timed> timed, List<ProcessCpu.Sample> samples) {
+    Split split = Split.NONE;
+    for (PoisonBlocks.Timed t : timed) {
+      Map<String, Double> cpu = new LinkedHashMap<>();
+      double groups = 0;
+      for (String group : samples.get(0).seconds().keySet()) {
+        double used = at(samples, group, t.to()) - at(samples, group, t.from());
+        cpu.put(group, used);
+        if (!group.equals(ProcessCpu.MACHINE) && !group.equals(ProcessCpu.CAPACITY)) {
+          groups += used;
+        }
+      }
+      cpu.put(REST, cpu.getOrDefault(ProcessCpu.MACHINE, 0.0) - groups);
+      PoisonBlocks.Block b = t.block();
+      Use use = new Use(b.healthy(), b.invalid(), Map.copyOf(cpu));
+      split = split.plus(b.poisoned() ? new Split(Use.NONE, use) : new Split(use, Use.NONE));
+    }
+    return split;
+  }
+
+  /**
+   * {@code group}'s CPU seconds at {@code when}, read on the straight line between the samples
+   * either side of it; the first or last sample's outside them.
+   */
+  static double at(List<ProcessCpu.Sample> samples, String group, Instant when) {
+    long t = when.toEpochMilli();
+    ProcessCpu.Sample before = samples.get(0);
+    if (t <= before.epochMillis()) {
+      return before.seconds().getOrDefault(group, 0.0);
+    }
+    for (ProcessCpu.Sample after : samples) {
+      if (after.epochMillis() >= t) {
+        double a = before.seconds().getOrDefault(group, 0.0);
+        double b = after.seconds().getOrDefault(group, 0.0);
+        long span = after.epochMillis() - before.epochMillis();
+        return span == 0 ? b : a + (b - a) * (t - before.epochMillis()) / span;
+      }
+      before = after;
+    }
+    return before.seconds().getOrDefault(group, 0.0);
+  }
+}

@@ -109,7 +109,8 @@ final class PoisonFlood extends Scenario {
           (warmUp ? "warm-up " : "")
               + m.rates()
                   .map(r -> String.format("%.0f/%.0f", r.cleanRate(), r.poisonedRate()))
-                  .orElse("untimed (stretches overlapped)"));
+                  .orElse("untimed (stretches overlapped)")
+              + m.cpu().map(c -> String.format(" (by CPU %.2f)", c.cpuRatio())).orElse(""));
       if (!warmUp) {
         poison += m.run().sent().extraInvalid();
         if (m.rates().isPresent()) {
@@ -150,7 +151,8 @@ final class PoisonFlood extends Scenario {
                 MIN_RATIO, judged, String.join(", ", perRun))
             : String.format(
                 "healthy throughput: clean %.0f msg/s, with 10%% poison %.0f msg/s (ratio %.2f, at"
-                    + " least %.2f required%s); clean/poisoned stretches per run: %s msg/s",
+                    + " least %.2f required%s); clean/poisoned stretches per run, msg/s (and the ratio by CPU per"
+                    + " healthy message): %s",
                 timed.cleanRate(),
                 timed.poisonedRate(),
                 ratio,

@@ -70,8 +70,9 @@ final class StretchCpu {
     }
 
     /**
-     * The clean stretches' machine CPU per healthy message over the poisoned ones': on a machine
-     * busy throughout, what the throughput ratio would read without the stretches' timing.
+     * The clean stretches' machine CPU per healthy message over the poisoned ones': the throughput
+     * ratio in CPU. On a machine busy throughout the two are the same figure; where they differ,
+     * the machine idled in one kind of stretch more than in the other.
      */
     double cpuRatio() {
       return clean.perHealthyMs(ProcessCpu.MACHINE) / poisoned.perHealthyMs(ProcessCpu.MACHINE);

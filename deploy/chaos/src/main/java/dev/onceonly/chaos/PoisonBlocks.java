@@ -205,11 +205,7 @@ final class PoisonBlocks {
     return Optional.of(List.copyOf(timed));
   }
 
-  /** Healthy throughput of each kind over the {@link #timed} stretches; empty if untimed. */
-  static Optional<Rates> rates(List<Block> blocks, Map<String, Instant> claims) {
-    return timed(blocks, claims).map(PoisonBlocks::rates);
-  }
-
+  /** Healthy throughput of each kind over the {@link #timed} stretches. */
   static Rates rates(List<Timed> timed) {
     Rates rates = Rates.NONE;
     for (Timed t : timed) {

@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  * process's own increments instead, so a group's total never goes back. Where there is no {@code
  * /proc} (not Linux), {@link #start} gives nothing and the scenario says so.
  */
-final class ProcessCpu implements AutoCloseable {
+final class ProcessCpu {
 
   /** Busy time of every CPU of the machine (from {@code /proc/stat}), all processes and kernel. */
   static final String MACHINE = "machine";
@@ -97,11 +97,6 @@ final class ProcessCpu implements AutoCloseable {
   /** The samples so far, while the meter runs on. */
   synchronized List<Sample> snapshot() {
     return List.copyOf(samples);
-  }
-
-  @Override
-  public void close() {
-    stop();
   }
 
   private void loop() {
@@ -199,7 +194,7 @@ final class ProcessCpu implements AutoCloseable {
    * The fields of {@code /proc/<pid>/stat} after the command name (which may hold spaces): index 0
    * is the state, 1 the parent pid, 11 and 12 user and system ticks. Null if the process is gone.
    */
-  static String[] statFields(long pid) {
+  private static String[] statFields(long pid) {
     try {
       String stat = Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"));
       return stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");

@@ -152,7 +152,8 @@ class PoisonBlocksTest {
       blocks.add(block(i, 100, endsMillis[i], claims));
     }
 
-    PoisonBlocks.Rates rates = PoisonBlocks.rates(blocks, claims).orElseThrow();
+    PoisonBlocks.Rates rates =
+        PoisonBlocks.timed(blocks, claims).map(PoisonBlocks::rates).orElseThrow();
 
     // timed: 1 poisoned 2 s, 2 clean 3 s, 3 clean 1 s, 4 poisoned 1 s
     assertThat(rates.poisoned()).isEqualTo(Duration.ofSeconds(3));
@@ -186,8 +187,8 @@ class PoisonBlocksTest {
             new PoisonBlocks.Block(true, 10, 10, 0, Set.of("never-claimed")),
             block(2, 10, 4_000, gap));
 
-    assertThat(PoisonBlocks.rates(overlapping, early)).isEmpty();
-    assertThat(PoisonBlocks.rates(unclaimed, gap)).isEmpty();
+    assertThat(PoisonBlocks.timed(overlapping, early)).isEmpty();
+    assertThat(PoisonBlocks.timed(unclaimed, gap)).isEmpty();
   }
 
   @Test

@@ -179,6 +179,36 @@ class BrokerFlowTest {
   }
 
   @Test
+  void poisonBeyondThePrefetchIsAckedAndHealthyMessagesGoOn() throws Exception {
+    // More invalid messages than a channel may hold unacked (CONSUMER_PREFETCH, 128): had one
+    // original stayed unacked once its dead letter was confirmed, each queue would stall before the
+    // order published after them.
+    int poison = 300;
+    for (int i = 0; i < poison; i++) {
+      broker.publish("order.completed", ("{poison " + i).getBytes(StandardCharsets.UTF_8));
+    }
+    String orderId = unique("after-poison");
+    broker.publish(order(orderId, unique("c"), 100));
+    broker.confirmAll();
+
+    await()
+        .pollInSameThread()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                db.count(
+                        "SELECT count(*) FROM loyalty.processed_messages WHERE message_key = ?",
+                        "order-completed:" + orderId)
+                    == 2);
+    for (ConsumerName consumer : List.of(ConsumerName.LOYALTY, ConsumerName.RECEIPTS)) {
+      await()
+          .atMost(PATIENCE)
+          .until(() -> broker.depth(Queues.deadLetterQueue(consumer)) == poison);
+      assertThat(broker.depth(Queues.queue(consumer))).isZero();
+    }
+  }
+
+  @Test
   void redemptionBeyondTheBalanceIsRejectedAndVisible() throws Exception {
     String customer = unique("c");
     broker.publish(order(unique("o"), customer, 5_000));

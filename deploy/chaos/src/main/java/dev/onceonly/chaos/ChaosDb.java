@@ -6,7 +6,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -70,12 +72,9 @@ final class ChaosDb {
       SELECT 'profiles', count(*) FROM loyalty.customer_profiles
       """;
 
-  /**
-   * Each message key's latest claim, by any consumer: the start of the transaction that decided it,
-   * on the database's clock.
-   */
-  static final String SQL_CLAIM_TIMES =
-      "SELECT message_key, max(processed_at) FROM loyalty.processed_messages GROUP BY message_key";
+  /** Every claim: its consumer, its key and the start of its transaction. */
+  static final String SQL_CLAIMS =
+      "SELECT consumer, message_key, processed_at FROM loyalty.processed_messages";
 
   /** One figure per name: progress and the counts the invariants need. */
   static final String SQL_FIGURES =
@@ -194,16 +193,18 @@ final class ChaosDb {
   }
 
   /** When each message key was last claimed. */
-  Map<String, java.time.Instant> claimTimes() throws SQLException {
-    Map<String, java.time.Instant> times = new HashMap<>();
+  List<ClaimBatches.Claim> claims() throws SQLException {
+    List<ClaimBatches.Claim> claims = new ArrayList<>();
     try (Connection c = connect();
-        PreparedStatement ps = c.prepareStatement(SQL_CLAIM_TIMES);
+        PreparedStatement ps = c.prepareStatement(SQL_CLAIMS);
         ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
-        times.put(rs.getString(1), rs.getTimestamp(2).toInstant());
+        claims.add(
+            new ClaimBatches.Claim(
+                rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant()));
       }
     }
-    return times;
+    return claims;
   }
 
   /** The single timestamp a query returns; the epoch if it returns null. */

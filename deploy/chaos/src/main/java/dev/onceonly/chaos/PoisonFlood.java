@@ -1,7 +1,6 @@
 package dev.onceonly.chaos;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -85,11 +84,14 @@ final class PoisonFlood extends Scenario {
       List.of("consumers", "broker", "database", "suite");
 
   /**
-   * One measured run: its stretches' throughput and where their CPU went, if they could be timed
-   * (and the CPU read: Linux only).
+   * One measured run: its stretches' throughput, where their CPU went and how full their claim
+   * transactions were, if they could be timed (and the CPU read: Linux only).
    */
   private record Measured(
-      Run run, Optional<PoisonBlocks.Rates> rates, Optional<StretchCpu.Split> cpu) {}
+      Run run,
+      Optional<PoisonBlocks.Rates> rates,
+      Optional<StretchCpu.Split> cpu,
+      Optional<ClaimBatches.Split> batches) {}
 
   @Override
   Result execute(Lab lab) throws Exception {
@@ -98,6 +100,7 @@ final class PoisonFlood extends Scenario {
     List<Measured> all = new ArrayList<>();
     PoisonBlocks.Rates timed = PoisonBlocks.Rates.NONE;
     StretchCpu.Split cpu = StretchCpu.Split.NONE;
+    ClaimBatches.Split batches = ClaimBatches.Split.NONE;
     boolean cpuRead = false;
     int timedRuns = 0;
     int poison = 0;
@@ -117,6 +120,7 @@ final class PoisonFlood extends Scenario {
           timed = timed.plus(m.rates().get());
           timedRuns++;
         }
+        batches = m.batches().map(batches::plus).orElse(batches);
         if (m.cpu().isPresent()) {
           cpu = cpu.plus(m.cpu().get());
           cpuRead = true;
@@ -164,6 +168,7 @@ final class PoisonFlood extends Scenario {
           cpuRead
               ? cpu.describe(CPU_GROUPS)
               : "CPU per healthy message not measured: no /proc on this machine");
+      notes.add(batches.describe());
     }
     if (lab.mode == Mode.FULL && ratio < MIN_RATIO) {
       problems.add(String.format("healthy throughput with poison %.2f of clean", ratio));
@@ -185,7 +190,7 @@ final class PoisonFlood extends Scenario {
   private Measured measure(Lab lab, Traffic.Spec spec) throws Exception {
     lab.reset();
     Traffic.Sent sent;
-    Map<String, Instant> claims;
+    List<ClaimBatches.Claim> claims;
     long t1;
     Optional<ProcessCpu> meter = ProcessCpu.start(cpuRoots(lab), CPU_SAMPLE);
     List<ProcessCpu.Sample> samples;
@@ -206,18 +211,20 @@ final class PoisonFlood extends Scenario {
         Thread.sleep(POLL.toMillis());
       }
       t1 = System.nanoTime();
-      claims = lab.db.claimTimes();
+      claims = lab.db.claims();
     } finally {
       samples = meter.map(ProcessCpu::stop).orElse(List.of());
       resume(lab.fleet.consumers);
       resume(lab.fleet.relays);
     }
     Run run = settle(lab, sent, t1);
-    Optional<List<PoisonBlocks.Timed>> stretches = PoisonBlocks.timed(sent.blocks(), claims);
+    Optional<List<PoisonBlocks.Timed>> stretches =
+        PoisonBlocks.timed(sent.blocks(), ClaimBatches.latest(claims));
     return new Measured(
         run,
         stretches.map(PoisonBlocks::rates),
-        stretches.filter(t -> !samples.isEmpty()).map(t -> StretchCpu.of(t, samples)));
+        stretches.filter(t -> !samples.isEmpty()).map(t -> StretchCpu.of(t, samples)),
+        stretches.map(t -> ClaimBatches.of(sent.blocks(), claims)));
   }
 
   /** The root processes of each group in {@link #CPU_GROUPS}. */

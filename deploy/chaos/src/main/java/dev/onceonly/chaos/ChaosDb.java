@@ -192,7 +192,7 @@ final class ChaosDb {
     return instant("SELECT clock_timestamp()");
   }
 
-  /** When each message key was last claimed. */
+  /** Every claim, each with its consumer and its transaction's start. */
   List<ClaimBatches.Claim> claims() throws SQLException {
     List<ClaimBatches.Claim> claims = new ArrayList<>();
     try (Connection c = connect();

@@ -27,6 +27,9 @@ final class ClaimBatches {
   /** One claim row: which consumer claimed which key, in the transaction that began {@code at}. */
   record Claim(String consumer, String key, Instant at) {}
 
+  /** One claim transaction: its consumer and its start. */
+  private record Transaction(String consumer, Instant at) {}
+
   /** First claims and the transactions that held them, per kind of stretch. */
   record Split(
       long cleanClaims, long cleanTransactions, long poisonedClaims, long poisonedTransactions) {
@@ -102,14 +105,14 @@ final class ClaimBatches {
     }
     long cleanClaims = 0;
     long poisonedClaims = 0;
-    Set<Claim> cleanTransactions = new HashSet<>();
-    Set<Claim> poisonedTransactions = new HashSet<>();
+    Set<Transaction> cleanTransactions = new HashSet<>();
+    Set<Transaction> poisonedTransactions = new HashSet<>();
     for (Claim claim : claims) {
       Boolean kind = poisoned.get(claim.key());
       if (kind == null) {
         continue;
       }
-      Claim transaction = new Claim(claim.consumer(), "", claim.at());
+      Transaction transaction = new Transaction(claim.consumer(), claim.at());
       if (kind) {
         poisonedClaims++;
         poisonedTransactions.add(transaction);

@@ -16,9 +16,18 @@ public final class IdempotencyKeys {
   private IdempotencyKeys() {}
 
   public static String derive(OutboxKind kind, String consumer, String messageKey) {
-    requireText(consumer, "consumer");
+    return derive(kind.value(), consumer, messageKey);
+  }
+
+  /**
+   * The key of a call to {@code destination} caused by {@code messageKey} of {@code source} (a
+   * consumer's name, or a name the writer chose): {@code oo1:<destination>:<source>:<key>}.
+   */
+  public static String derive(String destination, String source, String messageKey) {
+    requireText(destination, "destination");
+    requireText(source, "consumer");
     requireText(messageKey, "messageKey");
-    String natural = PREFIX + ":" + kind.value() + ":" + consumer + ":" + messageKey;
+    String natural = PREFIX + ":" + destination + ":" + source + ":" + messageKey;
     if (natural.length() <= MAX_LENGTH) {
       return natural;
     }

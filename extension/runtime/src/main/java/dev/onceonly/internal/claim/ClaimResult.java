@@ -1,0 +1,8 @@
+package dev.onceonly.internal.claim;
+
+/** The answer of one claim attempt. */
+public enum ClaimResult {
+  CLAIMED,
+  DUPLICATE,
+  CONFLICT
+}

@@ -34,6 +34,7 @@ import dev.onceonly.internal.schema.PlatformMigrations;
 import dev.onceonly.internal.schema.SchemaGate;
 import dev.onceonly.internal.schema.SchemaReadinessCheck;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.BeanContainerBuildItem;
 import io.quarkus.arc.deployment.BeanDiscoveryFinishedBuildItem;
 import io.quarkus.arc.deployment.GeneratedBeanBuildItem;
 import io.quarkus.arc.deployment.GeneratedBeanGizmoAdaptor;
@@ -48,7 +49,9 @@ import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.InitTaskCompletedBuildItem;
 import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
+import io.quarkus.deployment.builditem.ServiceStartBuildItem;
 import io.quarkus.runtime.util.ClassPathUtils;
 import jakarta.inject.Singleton;
 import java.io.IOException;
@@ -265,6 +268,23 @@ class OnceOnlyProcessor {
       throw new IllegalStateException("no migration files found in " + location);
     }
     return List.copyOf(found);
+  }
+
+  /**
+   * Migrates while the service initialises, like Quarkus' own Flyway: before the application
+   * starts, and also when it only initialises and exits ({@code quarkus.init-and-exit}, the
+   * migrations Job on Kubernetes).
+   */
+  @BuildStep
+  @Record(ExecutionTime.RUNTIME_INIT)
+  void migrateAtStart(
+      OnceOnlyRecorder recorder,
+      BeanContainerBuildItem container,
+      BuildProducer<ServiceStartBuildItem> started,
+      BuildProducer<InitTaskCompletedBuildItem> initialised) {
+    recorder.migrate();
+    started.produce(new ServiceStartBuildItem(FEATURE));
+    initialised.produce(new InitTaskCompletedBuildItem(FEATURE));
   }
 
   /** The operator REST API, when {@code quarkus.onceonly.api.enabled}. */

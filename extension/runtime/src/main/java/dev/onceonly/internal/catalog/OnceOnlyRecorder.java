@@ -99,6 +99,11 @@ public class OnceOnlyRecorder {
     PlatformMigrations.files(files);
   }
 
+  /** Migrates the platform's and the outbox's histories, if the service migrates at start. */
+  public void migrate() {
+    Arc.container().instance(PlatformMigrations.class).get().migrateAtStart();
+  }
+
   public Function<SyntheticCreationalContext<ConsumerCatalog>, ConsumerCatalog> catalog(
       List<Found> found) {
     return context -> {

@@ -3,9 +3,6 @@ package dev.onceonly.internal.schema;
 import dev.onceonly.internal.config.OnceOnlyConfig;
 import dev.onceonly.model.OutboxSchema;
 import io.agroal.api.AgroalDataSource;
-import io.quarkus.runtime.StartupEvent;
-import jakarta.annotation.Priority;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,8 +72,12 @@ public class PlatformMigrations {
         .validateMigrationNaming(true);
   }
 
-  /** Before anything that needs the tables (partitions, the schema gate). */
-  void onStart(@Observes @Priority(10) StartupEvent event) {
+  /**
+   * Migrates both histories when the service migrates at start: called by the recorder while the
+   * service initialises, before the application starts (so also with {@code
+   * quarkus.init-and-exit}, the migrations Job), and before anything that needs the tables.
+   */
+  public void migrateAtStart() {
     if (!migrate) {
       return;
     }

@@ -51,7 +51,11 @@ public final class EventCodec {
 
   /** Decodes and validates a body of a known type. */
   public static DecodedEvent decode(EventType type, byte[] body) throws InvalidEventException {
-    JsonNode root = parse(body);
+    return decode(type, parse(body));
+  }
+
+  /** Validates a body already read as a JSON object, of a known type. */
+  public static DecodedEvent decode(EventType type, JsonNode root) throws InvalidEventException {
     LoyaltyEvent event =
         switch (type) {
           case ORDER_COMPLETED -> orderCompleted(root);

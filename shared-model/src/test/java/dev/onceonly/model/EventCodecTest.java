@@ -275,7 +275,7 @@ class EventCodecTest {
     assertThatThrownBy(() -> EventCodec.decode("order.completed", new byte[0]))
         .isInstanceOf(InvalidEventException.class)
         .hasMessage("empty body: expected a JSON object");
-    assertThatThrownBy(() -> EventCodec.decode(EventType.ORDER_COMPLETED, null))
+    assertThatThrownBy(() -> EventCodec.decode(EventType.ORDER_COMPLETED, (byte[]) null))
         .isInstanceOf(InvalidEventException.class)
         .hasMessage("empty body: expected a JSON object");
   }

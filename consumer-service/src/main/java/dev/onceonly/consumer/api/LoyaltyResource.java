@@ -2,9 +2,9 @@ package dev.onceonly.consumer.api;
 
 import dev.onceonly.consumer.loyalty.Balance;
 import dev.onceonly.consumer.loyalty.LedgerEntry;
-import dev.onceonly.consumer.security.Roles;
 import dev.onceonly.web.Params;
 import dev.onceonly.web.ProblemException;
+import dev.onceonly.web.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

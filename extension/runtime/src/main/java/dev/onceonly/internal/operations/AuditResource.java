@@ -1,6 +1,7 @@
 package dev.onceonly.internal.operations;
 
 import dev.onceonly.web.Params;
+import dev.onceonly.web.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

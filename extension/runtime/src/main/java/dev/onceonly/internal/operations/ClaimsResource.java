@@ -9,6 +9,7 @@ import dev.onceonly.internal.config.OnceOnlyConfig;
 import dev.onceonly.web.Params;
 import dev.onceonly.web.ProblemException;
 import dev.onceonly.web.Redactor;
+import dev.onceonly.web.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

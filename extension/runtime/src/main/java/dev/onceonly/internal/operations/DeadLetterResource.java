@@ -4,6 +4,7 @@ import dev.onceonly.internal.catalog.ConsumerCatalog;
 import dev.onceonly.internal.catalog.ConsumerSpec;
 import dev.onceonly.web.Params;
 import dev.onceonly.web.ProblemException;
+import dev.onceonly.web.Roles;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.POST;

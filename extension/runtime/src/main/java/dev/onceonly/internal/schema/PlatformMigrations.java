@@ -74,8 +74,8 @@ public class PlatformMigrations {
 
   /**
    * Migrates both histories when the service migrates at start: called by the recorder while the
-   * service initialises, before the application starts (so also with {@code
-   * quarkus.init-and-exit}, the migrations Job), and before anything that needs the tables.
+   * service initialises, before the application starts (so also with {@code quarkus.init-and-exit},
+   * the migrations Job), and before anything that needs the tables.
    */
   public void migrateAtStart() {
     if (!migrate) {

@@ -1,8 +1,10 @@
 package dev.onceonly.consumer.profiles;
 
-import dev.onceonly.consumer.ConsumerName;
-import dev.onceonly.consumer.Outcome;
-import dev.onceonly.consumer.processing.MessageEffect;
+import dev.onceonly.api.Delivery;
+import dev.onceonly.api.IdempotentHandler;
+import dev.onceonly.api.OnceOnlyConsumer;
+import dev.onceonly.api.Outcome;
+import dev.onceonly.consumer.events.ProfileEvents;
 import dev.onceonly.model.CustomerProfileChanged;
 import dev.onceonly.model.LoyaltyEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,26 +16,21 @@ import java.sql.SQLException;
  * counts as a duplicate.
  */
 @ApplicationScoped
-public class ProfileEffect implements MessageEffect {
+@OnceOnlyConsumer(
+    name = "profiles",
+    channel = "profiles",
+    claim = false,
+    decoder = ProfileEvents.class)
+public class ProfileHandler implements IdempotentHandler<LoyaltyEvent> {
 
   private final ProfileRepository profiles;
 
-  public ProfileEffect(ProfileRepository profiles) {
+  public ProfileHandler(ProfileRepository profiles) {
     this.profiles = profiles;
   }
 
   @Override
-  public ConsumerName consumer() {
-    return ConsumerName.PROFILES;
-  }
-
-  @Override
-  public boolean needsClaim() {
-    return false;
-  }
-
-  @Override
-  public Outcome apply(LoyaltyEvent event, boolean claimedNow) throws SQLException {
+  public Outcome handle(LoyaltyEvent event, Delivery delivery) throws SQLException {
     CustomerProfileChanged change = (CustomerProfileChanged) event;
     boolean written =
         profiles.upsertIfNewer(

@@ -1,8 +1,0 @@
-package dev.onceonly.consumer.claim;
-
-/** The answer of one claim attempt. */
-public enum ClaimResult {
-  CLAIMED,
-  DUPLICATE,
-  CONFLICT
-}

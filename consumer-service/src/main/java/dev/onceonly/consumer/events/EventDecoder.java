@@ -1,0 +1,48 @@
+package dev.onceonly.consumer.events;
+
+import dev.onceonly.api.Decoded;
+import dev.onceonly.api.IncomingMessage;
+import dev.onceonly.api.InvalidMessageException;
+import dev.onceonly.api.MessageDecoder;
+import dev.onceonly.model.EventCodec;
+import dev.onceonly.model.EventType;
+import dev.onceonly.model.InvalidEventException;
+import dev.onceonly.model.LoyaltyEvent;
+import java.util.Set;
+
+/**
+ * The loyalty events' contract (ARCHITECTURE.md §8) for one consumer: the routing key says which
+ * event the body is, {@link EventCodec} validates every field, and a routing key the consumer does
+ * not handle is refused. The message key is the event's own ({@code order-completed:<orderId>});
+ * messages are applied in customer order, so that two transactions touching one balance queue
+ * instead of deadlocking.
+ */
+abstract class EventDecoder implements MessageDecoder<LoyaltyEvent> {
+
+  private final String consumer;
+  private final Set<EventType> handles;
+
+  EventDecoder(String consumer, Set<EventType> handles) {
+    this.consumer = consumer;
+    this.handles = handles;
+  }
+
+  @Override
+  public Decoded<LoyaltyEvent> decode(IncomingMessage message) throws InvalidMessageException {
+    String routingKey = message.subject();
+    EventType type =
+        EventType.fromRoutingKey(routingKey)
+            .orElseThrow(
+                () -> new InvalidMessageException("unknown routing key '" + routingKey + "'"));
+    LoyaltyEvent event;
+    try {
+      event = EventCodec.decode(type, message.json()).event();
+    } catch (InvalidEventException e) {
+      throw new InvalidMessageException(e.getMessage());
+    }
+    if (!handles.contains(type)) {
+      throw new InvalidMessageException("consumer " + consumer + " does not handle " + routingKey);
+    }
+    return new Decoded<>(event, event.messageKey(), event.occurredAt(), event.customerId());
+  }
+}

@@ -10,7 +10,6 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.notNullValue;
 
-import dev.onceonly.consumer.processing.IdempotentProcessor;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.testsupport.PostgresResource;
 import dev.onceonly.testsupport.RabbitMqResource;
@@ -30,7 +29,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(RabbitMqResource.class)
 class ApiTest {
 
-  @Inject IdempotentProcessor processor;
+  @Inject Processing processor;
 
   @Test
   void balanceLedgerAndClaimAreReadable() {

@@ -6,9 +6,9 @@ import static dev.onceonly.consumer.TestEvents.order;
 import static dev.onceonly.consumer.TestEvents.unique;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.onceonly.consumer.processing.Decision;
-import dev.onceonly.consumer.processing.IdempotentProcessor;
-import dev.onceonly.consumer.processing.Submission;
+import dev.onceonly.internal.processing.Decision;
+import dev.onceonly.internal.processing.Submission;
+import dev.onceonly.internal.processing.Verdict;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.testsupport.PostgresResource;
 import dev.onceonly.testsupport.RabbitMqResource;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(RabbitMqResource.class)
 class BatchTransactionTest {
 
-  @Inject IdempotentProcessor processor;
+  @Inject Processing processor;
   @Inject Db db;
 
   @Test
@@ -54,7 +54,7 @@ class BatchTransactionTest {
             "EUR",
             fresh.occurredAt().minus(Duration.ofDays(31)));
     assertThat(processor.process(ConsumerName.LOYALTY, decoded(earlier), json(earlier)))
-        .isEqualTo(Outcome.APPLIED);
+        .isEqualTo(Verdict.APPLIED);
 
     List<Decision> decisions =
         processor.processAll(
@@ -68,15 +68,15 @@ class BatchTransactionTest {
                 submission(ConsumerName.LOYALTY, aAltered)));
 
     assertThat(decisions)
-        .extracting(Decision::outcomeOrThrow)
+        .extracting(Decision::verdictOrThrow)
         .containsExactly(
-            Outcome.APPLIED,
-            Outcome.APPLIED,
-            Outcome.APPLIED,
-            Outcome.DUPLICATE,
-            Outcome.DUPLICATE,
-            Outcome.APPLIED,
-            Outcome.CONFLICT);
+            Verdict.APPLIED,
+            Verdict.APPLIED,
+            Verdict.APPLIED,
+            Verdict.DUPLICATE,
+            Verdict.DUPLICATE,
+            Verdict.APPLIED,
+            Verdict.CONFLICT);
     assertThat(db.balance(alice)).isEqualTo(10);
     assertThat(db.balance(bob)).isEqualTo(78);
     assertThat(db.count("SELECT count(*) FROM loyalty.point_ledger WHERE customer_id = ?", alice))
@@ -87,12 +87,12 @@ class BatchTransactionTest {
         .isEqualTo(1);
     assertThat(
             db.count(
-                "SELECT count(*) FROM loyalty.message_conflicts WHERE message_key = ?",
+                "SELECT count(*) FROM onceonly.message_conflicts WHERE message_key = ?",
                 a.messageKey()))
         .isEqualTo(1);
     assertThat(
             db.count(
-                "SELECT count(DISTINCT xmin::text) FROM loyalty.processed_messages"
+                "SELECT count(DISTINCT xmin::text) FROM onceonly.processed_messages"
                     + " WHERE message_key IN (?, ?)",
                 a.messageKey(),
                 b.messageKey()))
@@ -130,23 +130,23 @@ class BatchTransactionTest {
               .formatted(trigger));
     }
 
-    assertThat(decisions.get(0).outcome()).isEqualTo(Outcome.APPLIED);
+    assertThat(decisions.get(0).verdict()).isEqualTo(Verdict.APPLIED);
     assertThat(decisions.get(1).failure()).hasStackTraceContaining("injected failure in a batch");
-    assertThat(decisions.get(2).outcome()).isEqualTo(Outcome.APPLIED);
+    assertThat(decisions.get(2).verdict()).isEqualTo(Verdict.APPLIED);
     assertThat(db.balance(good)).isEqualTo(10);
     assertThat(db.balance(bad)).isEqualTo(-1);
     assertThat(
             db.count(
-                "SELECT count(*) FROM loyalty.processed_messages WHERE message_key = ?",
+                "SELECT count(*) FROM onceonly.processed_messages WHERE message_key = ?",
                 failing.messageKey()))
         .as("the failed message leaves no claim, so its redelivery can apply it")
         .isZero();
     assertThat(processor.process(ConsumerName.LOYALTY, decoded(failing), json(failing)))
-        .isEqualTo(Outcome.APPLIED);
+        .isEqualTo(Verdict.APPLIED);
     assertThat(db.balance(bad)).isEqualTo(9);
   }
 
-  private static Submission submission(ConsumerName consumer, OrderCompleted event) {
-    return new Submission(consumer, decoded(event), json(event));
+  private Submission submission(ConsumerName consumer, OrderCompleted event) {
+    return processor.submission(consumer, event);
   }
 }

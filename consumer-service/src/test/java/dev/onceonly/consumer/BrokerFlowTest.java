@@ -6,8 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.GetResponse;
-import dev.onceonly.consumer.messaging.DeadLetters;
-import dev.onceonly.consumer.messaging.Queues;
+import dev.onceonly.internal.messaging.DeadLetters;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.testsupport.PostgresResource;
 import dev.onceonly.testsupport.RabbitMqResource;
@@ -79,7 +78,7 @@ class BrokerFlowTest {
         .until(
             () ->
                 db.count(
-                        "SELECT count(*) FROM loyalty.processed_messages WHERE message_key LIKE ?",
+                        "SELECT count(*) FROM onceonly.processed_messages WHERE message_key LIKE ?",
                         "order-completed:" + like)
                     == 2L * orders);
     assertThat(db.count("SELECT count(*) FROM loyalty.point_ledger WHERE order_id LIKE ?", like))
@@ -169,7 +168,7 @@ class BrokerFlowTest {
         .anySatisfy(r -> assertThat(r).contains("negative amount in field 'totalCents'"));
     assertThat(
             db.count(
-                "SELECT count(*) FROM loyalty.processed_messages WHERE message_key = ?",
+                "SELECT count(*) FROM onceonly.processed_messages WHERE message_key = ?",
                 "order-completed:" + orderId))
         .isZero();
     await()
@@ -197,7 +196,7 @@ class BrokerFlowTest {
         .until(
             () ->
                 db.count(
-                        "SELECT count(*) FROM loyalty.processed_messages WHERE message_key = ?",
+                        "SELECT count(*) FROM onceonly.processed_messages WHERE message_key = ?",
                         "order-completed:" + orderId)
                     == 2);
     for (ConsumerName consumer : List.of(ConsumerName.LOYALTY, ConsumerName.RECEIPTS)) {
@@ -227,14 +226,14 @@ class BrokerFlowTest {
         .until(
             () ->
                 db.count(
-                        "SELECT count(*) FROM loyalty.processed_messages WHERE message_key IN (?, ?)",
+                        "SELECT count(*) FROM onceonly.processed_messages WHERE message_key IN (?, ?)",
                         tooMuch.messageKey(),
                         covered.messageKey())
                     == 2);
     assertThat(db.balance(customer)).isEqualTo(20);
     assertThat(
             db.string(
-                "SELECT reason FROM loyalty.rejections WHERE message_key = ?",
+                "SELECT reason FROM onceonly.rejections WHERE message_key = ?",
                 tooMuch.messageKey()))
         .isEqualTo("insufficient_balance");
     assertThat(

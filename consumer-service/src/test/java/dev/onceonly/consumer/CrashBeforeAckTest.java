@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
-import dev.onceonly.consumer.processing.IdempotentProcessor;
+import dev.onceonly.internal.processing.Verdict;
 import dev.onceonly.model.EventCodec;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.testsupport.PostgresResource;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(RabbitMqResource.class)
 class CrashBeforeAckTest {
 
-  @Inject IdempotentProcessor processor;
+  @Inject Processing processor;
   @Inject Db db;
 
   @Test
@@ -53,20 +53,20 @@ class CrashBeforeAckTest {
       Channel crashing = broker.channel().getConnection().createChannel();
       GetResponse first = crashing.basicGet(queue, false);
       assertThat(first.getEnvelope().isRedeliver()).isFalse();
-      assertThat(handle(first)).isEqualTo(Outcome.APPLIED);
+      assertThat(handle(first)).isEqualTo(Verdict.APPLIED);
       crashing.close(); // committed, never acked: the broker takes the delivery back
 
       GetResponse again = broker.channel().basicGet(queue, false);
       assertThat(again).as("the unacked delivery comes back").isNotNull();
       assertThat(again.getEnvelope().isRedeliver()).isTrue();
-      assertThat(handle(again)).isEqualTo(Outcome.DUPLICATE);
+      assertThat(handle(again)).isEqualTo(Verdict.DUPLICATE);
       broker.channel().basicAck(again.getEnvelope().getDeliveryTag(), false);
       assertThat(broker.depth(queue)).isZero();
     }
     assertThat(db.balance(customer)).isEqualTo(42);
   }
 
-  private Outcome handle(GetResponse delivery) throws Exception {
+  private Verdict handle(GetResponse delivery) throws Exception {
     var decoded = EventCodec.decode("order.completed", delivery.getBody());
     return processor.process(
         ConsumerName.LOYALTY, decoded, new String(delivery.getBody(), StandardCharsets.UTF_8));

@@ -8,8 +8,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import com.rabbitmq.client.GetResponse;
-import dev.onceonly.consumer.messaging.DeadLetters;
-import dev.onceonly.consumer.messaging.Queues;
+import dev.onceonly.internal.messaging.DeadLetters;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.testsupport.PostgresResource;
 import dev.onceonly.testsupport.RabbitMqResource;
@@ -156,7 +155,7 @@ class DeadLetterReplayTest {
       assertThat(broker.depth(foreign)).as("copies in another queue").isZero();
       assertThat(
               db.count(
-                  "SELECT count(*) FROM loyalty.processed_messages WHERE consumer = 'receipts'"
+                  "SELECT count(*) FROM onceonly.processed_messages WHERE consumer = 'receipts'"
                       + " AND message_key = ?",
                   order.messageKey()))
           .as("the receipts consumer never saw the loyalty consumer's replay")

@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.onceonly.consumer.claim.ClaimRepository;
-import dev.onceonly.consumer.processing.EventWindows;
-import dev.onceonly.consumer.processing.IdempotentProcessor;
+import dev.onceonly.internal.claim.ClaimRepository;
+import dev.onceonly.internal.processing.EventWindows;
+import dev.onceonly.internal.processing.Verdict;
 import dev.onceonly.model.DecodedEvent;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.testsupport.PostgresResource;
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(RabbitMqResource.class)
 class IdempotentProcessorTest {
 
-  @Inject IdempotentProcessor processor;
+  @Inject Processing processor;
   @Inject ClaimRepository claims;
   @Inject Db db;
 
@@ -48,8 +48,8 @@ class IdempotentProcessorTest {
     String customer = unique("c");
     DecodedEvent event = decoded(order(unique("o"), customer, 12_345));
 
-    assertThat(process(ConsumerName.LOYALTY, event)).isEqualTo(Outcome.APPLIED);
-    assertThat(process(ConsumerName.LOYALTY, event)).isEqualTo(Outcome.DUPLICATE);
+    assertThat(process(ConsumerName.LOYALTY, event)).isEqualTo(Verdict.APPLIED);
+    assertThat(process(ConsumerName.LOYALTY, event)).isEqualTo(Verdict.DUPLICATE);
 
     assertThat(db.balance(customer)).isEqualTo(123);
     assertThat(
@@ -62,9 +62,9 @@ class IdempotentProcessorTest {
     String customer = unique("c");
     DecodedEvent event = decoded(order(unique("o"), customer, 500));
 
-    assertThat(process(ConsumerName.LOYALTY, event)).isEqualTo(Outcome.APPLIED);
-    assertThat(process(ConsumerName.RECEIPTS, event)).isEqualTo(Outcome.APPLIED);
-    assertThat(process(ConsumerName.RECEIPTS, event)).isEqualTo(Outcome.DUPLICATE);
+    assertThat(process(ConsumerName.LOYALTY, event)).isEqualTo(Verdict.APPLIED);
+    assertThat(process(ConsumerName.RECEIPTS, event)).isEqualTo(Verdict.APPLIED);
+    assertThat(process(ConsumerName.RECEIPTS, event)).isEqualTo(Verdict.DUPLICATE);
 
     assertThat(
             db.string(
@@ -81,7 +81,7 @@ class IdempotentProcessorTest {
     CyclicBarrier start = new CyclicBarrier(threads);
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
-      List<Future<Outcome>> results = new ArrayList<>();
+      List<Future<Verdict>> results = new ArrayList<>();
       for (int i = 0; i < threads; i++) {
         results.add(
             pool.submit(
@@ -90,12 +90,12 @@ class IdempotentProcessorTest {
                   return process(ConsumerName.LOYALTY, event);
                 }));
       }
-      List<Outcome> outcomes = new ArrayList<>();
-      for (Future<Outcome> result : results) {
+      List<Verdict> outcomes = new ArrayList<>();
+      for (Future<Verdict> result : results) {
         outcomes.add(result.get(30, TimeUnit.SECONDS));
       }
-      assertThat(outcomes).containsOnlyOnce(Outcome.APPLIED);
-      assertThat(outcomes).filteredOn(o -> o == Outcome.DUPLICATE).hasSize(threads - 1);
+      assertThat(outcomes).containsOnlyOnce(Verdict.APPLIED);
+      assertThat(outcomes).filteredOn(o -> o == Verdict.DUPLICATE).hasSize(threads - 1);
     } finally {
       pool.shutdownNow();
     }
@@ -126,7 +126,7 @@ class IdempotentProcessorTest {
     assertThat(claimCount(event)).isZero();
     assertThat(db.balance(customer)).isEqualTo(-1);
 
-    assertThat(process(ConsumerName.LOYALTY, event)).isEqualTo(Outcome.APPLIED);
+    assertThat(process(ConsumerName.LOYALTY, event)).isEqualTo(Verdict.APPLIED);
     assertThat(db.balance(customer)).isEqualTo(7);
   }
 
@@ -151,13 +151,13 @@ class IdempotentProcessorTest {
                             throw new IllegalStateException("first transaction rolls back");
                           }));
       assertThat(claimed.await(10, TimeUnit.SECONDS)).isTrue();
-      Future<Outcome> second = pool.submit(() -> process(ConsumerName.LOYALTY, event));
+      Future<Verdict> second = pool.submit(() -> process(ConsumerName.LOYALTY, event));
       await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> waitingOnLock() > 0);
       release.countDown();
 
       assertThatThrownBy(() -> first.get(10, TimeUnit.SECONDS))
           .hasStackTraceContaining("first transaction rolls back");
-      assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo(Outcome.APPLIED);
+      assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo(Verdict.APPLIED);
     } finally {
       release.countDown();
       pool.shutdownNow();
@@ -173,14 +173,14 @@ class IdempotentProcessorTest {
     OrderCompleted original = order(orderId, customer, 1_000);
     OrderCompleted altered = order(orderId, customer, 99_900);
 
-    assertThat(process(ConsumerName.LOYALTY, decoded(original))).isEqualTo(Outcome.APPLIED);
+    assertThat(process(ConsumerName.LOYALTY, decoded(original))).isEqualTo(Verdict.APPLIED);
     assertThat(processor.process(ConsumerName.LOYALTY, decoded(altered), json(altered)))
-        .isEqualTo(Outcome.CONFLICT);
+        .isEqualTo(Verdict.CONFLICT);
 
     assertThat(db.balance(customer)).isEqualTo(10);
     assertThat(
             db.string(
-                "SELECT payload FROM loyalty.message_conflicts WHERE message_key = ?",
+                "SELECT payload FROM onceonly.message_conflicts WHERE message_key = ?",
                 original.messageKey()))
         .contains("99900");
   }
@@ -205,7 +205,7 @@ class IdempotentProcessorTest {
         """
             .formatted(trigger, customer));
     try {
-      assertThat(process(ConsumerName.LOYALTY, event)).isEqualTo(Outcome.APPLIED);
+      assertThat(process(ConsumerName.LOYALTY, event)).isEqualTo(Verdict.APPLIED);
       assertThat(db.count("SELECT last_value FROM loyalty.%s_seq".formatted(trigger))).isEqualTo(2);
     } finally {
       db.execute(
@@ -216,7 +216,7 @@ class IdempotentProcessorTest {
     assertThat(claimCount(event)).isEqualTo(1);
   }
 
-  private Outcome process(ConsumerName consumer, DecodedEvent event) {
+  private Verdict process(ConsumerName consumer, DecodedEvent event) {
     return processor.process(consumer, event, json(event.event()));
   }
 
@@ -234,7 +234,7 @@ class IdempotentProcessorTest {
 
   private long claimCount(DecodedEvent event) {
     return db.count(
-        "SELECT count(*) FROM loyalty.processed_messages WHERE message_key = ?",
+        "SELECT count(*) FROM onceonly.processed_messages WHERE message_key = ?",
         event.event().messageKey());
   }
 

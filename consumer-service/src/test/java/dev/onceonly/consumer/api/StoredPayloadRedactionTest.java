@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.onceonly.consumer.Api;
 import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.consumer.Db;
-import dev.onceonly.consumer.processing.IdempotentProcessor;
+import dev.onceonly.consumer.Processing;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.testsupport.PostgresResource;
 import dev.onceonly.testsupport.RabbitMqResource;
@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(RabbitMqResource.class)
 class StoredPayloadRedactionTest {
 
-  @Inject IdempotentProcessor processor;
+  @Inject Processing processor;
   @Inject Db db;
 
   @Test
@@ -45,7 +45,7 @@ class StoredPayloadRedactionTest {
     String email = unique("someone") + "@example.com";
     // A detail that is a stored payload, written as the rejection's row holds it.
     db.execute(
-        "INSERT INTO loyalty.rejections (consumer, message_key, reason, detail) VALUES ('loyalty', '"
+        "INSERT INTO onceonly.rejections (consumer, message_key, reason, detail) VALUES ('loyalty', '"
             + key
             + "', 'stale', '{\"customerEmail\":\""
             + email
@@ -70,7 +70,7 @@ class StoredPayloadRedactionTest {
     assertThat(shown.path("nested").path("EMAIL").asText()).isEqualTo("***");
     assertThat(shown.path("totalCents").asLong()).isEqualTo(4200);
     assertThat(rejections.get(0).toString()).doesNotContain(email);
-    assertThat(db.string("SELECT detail FROM loyalty.rejections WHERE message_key = ?", key))
+    assertThat(db.string("SELECT detail FROM onceonly.rejections WHERE message_key = ?", key))
         .contains(email);
   }
 
@@ -101,7 +101,7 @@ class StoredPayloadRedactionTest {
     assertThat(conflicts.get(0).toString()).doesNotContain(customer + "@example.com");
     assertThat(
             db.string(
-                "SELECT payload FROM loyalty.message_conflicts WHERE message_key = ?",
+                "SELECT payload FROM onceonly.message_conflicts WHERE message_key = ?",
                 original.messageKey()))
         .contains(customer + "@example.com");
   }

@@ -9,12 +9,12 @@ import static org.hamcrest.Matchers.containsString;
 
 import dev.onceonly.consumer.Broker;
 import dev.onceonly.consumer.Db;
+import dev.onceonly.internal.schema.PlatformMigrations;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.testsupport.PostgresResource;
 import dev.onceonly.testsupport.RabbitMqResource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.flyway.FlywayDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -61,9 +61,7 @@ class SchemaGateTest {
 
   @Inject Flyway loyalty;
 
-  @Inject
-  @FlywayDataSource("outbox-migrations")
-  Flyway outbox;
+  @Inject PlatformMigrations platform;
 
   @Inject MeterRegistry registry;
   @Inject Db db;
@@ -72,13 +70,16 @@ class SchemaGateTest {
   URL management;
 
   @Test
-  void noMessageIsHandledBeforeBothHistoriesAreMigrated() throws Exception {
+  void noMessageIsHandledBeforeEveryHistoryIsMigrated() throws Exception {
     given()
         .baseUri(management.toString())
         .get("health/ready")
         .then()
         .statusCode(503)
-        .body(containsString("loyalty: pending V1"), containsString("outbox: pending V1"));
+        .body(
+            containsString("loyalty: pending V1"),
+            containsString("onceonly: pending V1"),
+            containsString("outbox: pending V1"));
     given().baseUri(management.toString()).get("health/live").then().statusCode(200);
 
     OrderCompleted waiting = order(unique("gate"), unique("gate-c"), 4_200);
@@ -92,8 +93,10 @@ class SchemaGateTest {
         .until(() -> decided() == 0 && !gateOpen());
 
     loyalty.migrate();
+    assertThat(gateOpen()).as("platform and outbox histories still missing").isFalse();
+    platform.histories().get("onceonly").migrate();
     assertThat(gateOpen()).as("outbox history still missing").isFalse();
-    outbox.migrate();
+    platform.histories().get("outbox").migrate();
 
     await()
         .pollInSameThread()

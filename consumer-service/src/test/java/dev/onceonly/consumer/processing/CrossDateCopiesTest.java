@@ -13,7 +13,8 @@ import static org.hamcrest.Matchers.equalTo;
 import dev.onceonly.consumer.Api;
 import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.consumer.Db;
-import dev.onceonly.consumer.Outcome;
+import dev.onceonly.consumer.Processing;
+import dev.onceonly.internal.processing.Verdict;
 import dev.onceonly.model.LoyaltyEvent;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.model.RewardRedeemed;
@@ -46,7 +47,7 @@ class CrossDateCopiesTest {
 
   private static final Duration ONE_DAY = Duration.ofDays(1);
 
-  @Inject IdempotentProcessor processor;
+  @Inject Processing processor;
   @Inject Db db;
 
   @Test
@@ -55,10 +56,10 @@ class CrossDateCopiesTest {
     OrderCompleted today = order(unique("o"), customer, 3_000);
     OrderCompleted yesterday = dated(today, ONE_DAY);
 
-    assertThat(process(ConsumerName.LOYALTY, today)).isEqualTo(Outcome.APPLIED);
-    assertThat(process(ConsumerName.RECEIPTS, today)).isEqualTo(Outcome.APPLIED);
-    assertThat(process(ConsumerName.LOYALTY, yesterday)).isEqualTo(Outcome.CONFLICT);
-    assertThat(process(ConsumerName.RECEIPTS, yesterday)).isEqualTo(Outcome.CONFLICT);
+    assertThat(process(ConsumerName.LOYALTY, today)).isEqualTo(Verdict.APPLIED);
+    assertThat(process(ConsumerName.RECEIPTS, today)).isEqualTo(Verdict.APPLIED);
+    assertThat(process(ConsumerName.LOYALTY, yesterday)).isEqualTo(Verdict.CONFLICT);
+    assertThat(process(ConsumerName.RECEIPTS, yesterday)).isEqualTo(Verdict.CONFLICT);
 
     assertThat(db.balance(customer)).isEqualTo(30);
     assertThat(outboxRows(today)).isEqualTo(1);
@@ -71,8 +72,8 @@ class CrossDateCopiesTest {
     String customer = unique("c");
     OrderCompleted today = order(unique("o"), customer, 3_000);
 
-    assertThat(process(ConsumerName.LOYALTY, dated(today, ONE_DAY))).isEqualTo(Outcome.APPLIED);
-    assertThat(process(ConsumerName.LOYALTY, today)).isEqualTo(Outcome.CONFLICT);
+    assertThat(process(ConsumerName.LOYALTY, dated(today, ONE_DAY))).isEqualTo(Verdict.APPLIED);
+    assertThat(process(ConsumerName.LOYALTY, today)).isEqualTo(Verdict.CONFLICT);
 
     assertThat(db.balance(customer)).isEqualTo(30);
   }
@@ -85,11 +86,11 @@ class CrossDateCopiesTest {
       OrderCompleted yesterday = dated(today, ONE_DAY);
       CyclicBarrier start = new CyclicBarrier(2);
 
-      CompletableFuture<Outcome> a = CompletableFuture.supplyAsync(() -> race(start, today));
-      CompletableFuture<Outcome> b = CompletableFuture.supplyAsync(() -> race(start, yesterday));
+      CompletableFuture<Verdict> a = CompletableFuture.supplyAsync(() -> race(start, today));
+      CompletableFuture<Verdict> b = CompletableFuture.supplyAsync(() -> race(start, yesterday));
 
       assertThat(List.of(a.get(30, TimeUnit.SECONDS), b.get(30, TimeUnit.SECONDS)))
-          .containsExactlyInAnyOrder(Outcome.APPLIED, Outcome.CONFLICT);
+          .containsExactlyInAnyOrder(Verdict.APPLIED, Verdict.CONFLICT);
       assertThat(db.balance(customer)).isEqualTo(12);
       assertThat(conflicts(today)).isEqualTo(1);
     }
@@ -102,12 +103,12 @@ class CrossDateCopiesTest {
 
     assertThat(process(ConsumerName.LOYALTY, today))
         .as("the balance does not cover it")
-        .isEqualTo(Outcome.REJECTED);
+        .isEqualTo(Verdict.REJECTED);
     assertThat(process(ConsumerName.LOYALTY, order(unique("o"), customer, 10_000)))
-        .isEqualTo(Outcome.APPLIED);
+        .isEqualTo(Verdict.APPLIED);
     assertThat(process(ConsumerName.LOYALTY, dated(today, ONE_DAY)))
         .as("covered now, but a copy of a decided redemption")
-        .isEqualTo(Outcome.CONFLICT);
+        .isEqualTo(Verdict.CONFLICT);
 
     assertThat(db.balance(customer)).isEqualTo(100);
     assertThat(outboxRows(today)).isZero();
@@ -120,19 +121,19 @@ class CrossDateCopiesTest {
 
     assertThat(process(ConsumerName.LOYALTY, dated(today, Duration.ofHours(-3))))
         .as("first copy: dated ahead")
-        .isEqualTo(Outcome.REJECTED);
+        .isEqualTo(Verdict.REJECTED);
     assertThat(rejection(today)).containsExactly("future");
     assertThat(process(ConsumerName.LOYALTY, today))
         .as("second copy, dated today: the balance does not cover it")
-        .isEqualTo(Outcome.REJECTED);
+        .isEqualTo(Verdict.REJECTED);
     assertThat(rejection(today))
         .as("the balance rejection supersedes the date rejection of the key")
         .containsExactly("insufficient_balance");
     assertThat(process(ConsumerName.LOYALTY, order(unique("o"), customer, 10_000)))
-        .isEqualTo(Outcome.APPLIED);
+        .isEqualTo(Verdict.APPLIED);
     assertThat(process(ConsumerName.LOYALTY, dated(today, ONE_DAY)))
         .as("third copy, dated yesterday: covered now, but a copy of a decided redemption")
-        .isEqualTo(Outcome.CONFLICT);
+        .isEqualTo(Verdict.CONFLICT);
 
     assertThat(db.balance(customer)).isEqualTo(100);
     assertThat(outboxRows(today)).as("no payout").isZero();
@@ -155,14 +156,14 @@ class CrossDateCopiesTest {
     String customer = unique("c");
     RewardRedeemed today = redemption(unique("r"), customer, 30);
 
-    assertThat(process(ConsumerName.LOYALTY, today)).isEqualTo(Outcome.REJECTED);
+    assertThat(process(ConsumerName.LOYALTY, today)).isEqualTo(Verdict.REJECTED);
     assertThat(process(ConsumerName.LOYALTY, dated(today, Duration.ofHours(-3))))
-        .isEqualTo(Outcome.REJECTED);
+        .isEqualTo(Verdict.REJECTED);
 
     assertThat(rejection(today)).containsExactly("insufficient_balance");
   }
 
-  private Outcome race(CyclicBarrier start, OrderCompleted copy) {
+  private Verdict race(CyclicBarrier start, OrderCompleted copy) {
     try {
       start.await(10, TimeUnit.SECONDS);
     } catch (Exception e) {
@@ -171,27 +172,28 @@ class CrossDateCopiesTest {
     return process(ConsumerName.LOYALTY, copy);
   }
 
-  private Outcome process(ConsumerName consumer, LoyaltyEvent event) {
+  private Verdict process(ConsumerName consumer, LoyaltyEvent event) {
     return processor.process(consumer, decoded(event), json(event));
   }
 
   private long claims(LoyaltyEvent event) {
     return db.count(
-        "SELECT count(*) FROM loyalty.processed_messages WHERE message_key = ?",
+        "SELECT count(*) FROM onceonly.processed_messages WHERE message_key = ?",
         event.messageKey());
   }
 
   private List<String> rejection(LoyaltyEvent event) {
     String reason =
         db.string(
-            "SELECT string_agg(reason, ',') FROM loyalty.rejections WHERE message_key = ?",
+            "SELECT string_agg(reason, ',') FROM onceonly.rejections WHERE message_key = ?",
             event.messageKey());
     return reason == null ? List.of() : List.of(reason.split(","));
   }
 
   private long conflicts(LoyaltyEvent event) {
     return db.count(
-        "SELECT count(*) FROM loyalty.message_conflicts WHERE message_key = ?", event.messageKey());
+        "SELECT count(*) FROM onceonly.message_conflicts WHERE message_key = ?",
+        event.messageKey());
   }
 
   private long outboxRows(LoyaltyEvent event) {

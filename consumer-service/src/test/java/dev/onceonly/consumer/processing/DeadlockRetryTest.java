@@ -9,7 +9,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.consumer.Db;
-import dev.onceonly.consumer.Outcome;
+import dev.onceonly.consumer.Processing;
+import dev.onceonly.internal.processing.Verdict;
 import dev.onceonly.model.DecodedEvent;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.testsupport.PostgresResource;
@@ -43,7 +44,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(RabbitMqResource.class)
 class DeadlockRetryTest {
 
-  @Inject IdempotentProcessor processor;
+  @Inject Processing processor;
   @Inject Db db;
 
   @Test
@@ -72,7 +73,7 @@ class DeadlockRetryTest {
       int otherPid = pid(other);
 
       // 2. The claim transaction claims the message, then waits for the ledger key.
-      CompletableFuture<Outcome> outcome =
+      CompletableFuture<Verdict> outcome =
           CompletableFuture.supplyAsync(
               () -> processor.process(ConsumerName.LOYALTY, event, json(order)));
       await()
@@ -83,7 +84,7 @@ class DeadlockRetryTest {
       // 3. The other transaction now wants the claim: a cycle, and the claim transaction dies.
       try (PreparedStatement claim =
           other.prepareStatement(
-              "INSERT INTO loyalty.processed_messages (consumer, message_key, payload_sha256,"
+              "INSERT INTO onceonly.processed_messages (consumer, message_key, payload_sha256,"
                   + " event_date) VALUES ('loyalty', ?, ?, ?)")) {
         claim.setString(1, order.messageKey());
         claim.setString(2, "0".repeat(64));
@@ -99,7 +100,7 @@ class DeadlockRetryTest {
 
       // 4. The other transaction gives up; the retry claims and applies.
       other.rollback();
-      assertThat(outcome.get(30, TimeUnit.SECONDS)).isEqualTo(Outcome.APPLIED);
+      assertThat(outcome.get(30, TimeUnit.SECONDS)).isEqualTo(Verdict.APPLIED);
     }
 
     assertThat(db.balance(customer)).isEqualTo(42);

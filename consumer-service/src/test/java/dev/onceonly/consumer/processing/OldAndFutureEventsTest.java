@@ -8,7 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.onceonly.consumer.ConsumerName;
 import dev.onceonly.consumer.Db;
-import dev.onceonly.consumer.Outcome;
+import dev.onceonly.consumer.Processing;
+import dev.onceonly.internal.processing.Decision;
+import dev.onceonly.internal.processing.Submission;
+import dev.onceonly.internal.processing.Verdict;
 import dev.onceonly.model.CustomerProfileChanged;
 import dev.onceonly.model.LoyaltyEvent;
 import dev.onceonly.model.OrderCompleted;
@@ -40,7 +43,7 @@ class OldAndFutureEventsTest {
 
   private static final Duration FORTY_DAYS = Duration.ofDays(40);
 
-  @Inject IdempotentProcessor processor;
+  @Inject Processing processor;
   @Inject Db db;
 
   @Test
@@ -48,14 +51,14 @@ class OldAndFutureEventsTest {
     String customer = unique("c");
     OrderCompleted ahead = dated(order(unique("o"), customer, 1_000), Duration.ofHours(-2));
 
-    assertThat(process(ConsumerName.LOYALTY, ahead)).isEqualTo(Outcome.REJECTED);
+    assertThat(process(ConsumerName.LOYALTY, ahead)).isEqualTo(Verdict.REJECTED);
 
     assertThat(reason(ahead)).isEqualTo("future");
     assertThat(claims(ahead)).isZero();
     assertThat(db.balance(customer)).isEqualTo(-1);
     assertThat(process(ConsumerName.LOYALTY, dated(ahead, Duration.ZERO)))
         .as("the same order, correctly dated, applies")
-        .isEqualTo(Outcome.APPLIED);
+        .isEqualTo(Verdict.APPLIED);
   }
 
   @Test
@@ -71,8 +74,8 @@ class OldAndFutureEventsTest {
                 submission(ConsumerName.LOYALTY, absurd), submission(ConsumerName.LOYALTY, fine)));
 
     assertThat(decisions)
-        .extracting(Decision::outcomeOrThrow)
-        .containsExactly(Outcome.REJECTED, Outcome.APPLIED);
+        .extracting(Decision::verdictOrThrow)
+        .containsExactly(Verdict.REJECTED, Verdict.APPLIED);
     assertThat(reason(absurd)).isEqualTo("future");
     assertThat(db.balance(customer)).isEqualTo(20);
   }
@@ -82,10 +85,10 @@ class OldAndFutureEventsTest {
     String customer = unique("c");
     OrderCompleted old = dated(order(unique("o"), customer, 4_000), FORTY_DAYS);
 
-    assertThat(process(ConsumerName.LOYALTY, old)).isEqualTo(Outcome.APPLIED);
-    assertThat(process(ConsumerName.RECEIPTS, old)).isEqualTo(Outcome.APPLIED);
-    assertThat(process(ConsumerName.LOYALTY, old)).isEqualTo(Outcome.DUPLICATE);
-    assertThat(process(ConsumerName.RECEIPTS, old)).isEqualTo(Outcome.DUPLICATE);
+    assertThat(process(ConsumerName.LOYALTY, old)).isEqualTo(Verdict.APPLIED);
+    assertThat(process(ConsumerName.RECEIPTS, old)).isEqualTo(Verdict.APPLIED);
+    assertThat(process(ConsumerName.LOYALTY, old)).isEqualTo(Verdict.DUPLICATE);
+    assertThat(process(ConsumerName.RECEIPTS, old)).isEqualTo(Verdict.DUPLICATE);
 
     assertThat(db.balance(customer)).isEqualTo(40);
     assertThat(outboxRows(old)).isEqualTo(1);
@@ -100,13 +103,13 @@ class OldAndFutureEventsTest {
 
     assertThat(process(ConsumerName.LOYALTY, old))
         .as("nothing to debit yet")
-        .isEqualTo(Outcome.REJECTED);
+        .isEqualTo(Verdict.REJECTED);
     assertThat(process(ConsumerName.LOYALTY, order(unique("o"), customer, 5_000)))
-        .isEqualTo(Outcome.APPLIED);
+        .isEqualTo(Verdict.APPLIED);
     assertThat(process(ConsumerName.LOYALTY, old))
         .as("replayed once the balance covers it: debited")
-        .isEqualTo(Outcome.APPLIED);
-    assertThat(process(ConsumerName.LOYALTY, old)).isEqualTo(Outcome.DUPLICATE);
+        .isEqualTo(Verdict.APPLIED);
+    assertThat(process(ConsumerName.LOYALTY, old)).isEqualTo(Verdict.DUPLICATE);
 
     assertThat(db.balance(customer)).isEqualTo(20);
     assertThat(outboxRows(old)).as("one payout").isEqualTo(1);
@@ -119,9 +122,9 @@ class OldAndFutureEventsTest {
     CustomerProfileChanged v2 =
         dated(dev.onceonly.consumer.TestEvents.profile(customer, 2, "gold"), FORTY_DAYS);
 
-    assertThat(process(ConsumerName.PROFILES, v1)).isEqualTo(Outcome.APPLIED);
-    assertThat(process(ConsumerName.PROFILES, v2)).isEqualTo(Outcome.APPLIED);
-    assertThat(process(ConsumerName.PROFILES, v2)).isEqualTo(Outcome.DUPLICATE);
+    assertThat(process(ConsumerName.PROFILES, v1)).isEqualTo(Verdict.APPLIED);
+    assertThat(process(ConsumerName.PROFILES, v2)).isEqualTo(Verdict.APPLIED);
+    assertThat(process(ConsumerName.PROFILES, v2)).isEqualTo(Verdict.DUPLICATE);
 
     assertThat(
             db.string("SELECT tier FROM loyalty.customer_profiles WHERE customer_id = ?", customer))
@@ -132,13 +135,13 @@ class OldAndFutureEventsTest {
   void anOutboxKeyOutlivesItsDeliveredRow() {
     String customer = unique("c");
     OrderCompleted old = dated(order(unique("o"), customer, 4_000), FORTY_DAYS);
-    assertThat(process(ConsumerName.RECEIPTS, old)).isEqualTo(Outcome.APPLIED);
+    assertThat(process(ConsumerName.RECEIPTS, old)).isEqualTo(Verdict.APPLIED);
     // The relay delivered the receipt and its retention removed the row (7 days by default).
     db.execute("DELETE FROM outbox.outbox WHERE source_message_key = '" + old.messageKey() + "'");
 
     assertThat(process(ConsumerName.RECEIPTS, old))
         .as("replayed after the row is gone: the key is still taken")
-        .isEqualTo(Outcome.DUPLICATE);
+        .isEqualTo(Verdict.DUPLICATE);
     assertThat(outboxRows(old)).isZero();
   }
 
@@ -147,7 +150,7 @@ class OldAndFutureEventsTest {
     String customer = unique("c");
     OrderCompleted ancient = dated(order(unique("o"), customer, 4_000), Duration.ofDays(400));
 
-    assertThat(process(ConsumerName.LOYALTY, ancient)).isEqualTo(Outcome.REJECTED);
+    assertThat(process(ConsumerName.LOYALTY, ancient)).isEqualTo(Verdict.REJECTED);
 
     assertThat(reason(ancient)).isEqualTo("stale");
     assertThat(db.balance(customer)).isEqualTo(-1);
@@ -179,8 +182,8 @@ class OldAndFutureEventsTest {
                 submission(ConsumerName.LOYALTY, fine)));
 
     assertThat(decisions)
-        .extracting(Decision::outcomeOrThrow)
-        .containsExactly(Outcome.REJECTED, Outcome.REJECTED, Outcome.REJECTED, Outcome.APPLIED);
+        .extracting(Decision::verdictOrThrow)
+        .containsExactly(Verdict.REJECTED, Verdict.REJECTED, Verdict.REJECTED, Verdict.APPLIED);
     for (LoyaltyEvent event : List.of(prehistoric, yearOne, prehistoricOrder)) {
       assertThat(reason(event)).as(event.messageKey()).isEqualTo("stale");
       assertThat(claims(event)).as(event.messageKey()).isZero();
@@ -194,17 +197,17 @@ class OldAndFutureEventsTest {
     assertThat(db.balance(customer)).as("only the order of today is credited").isEqualTo(20);
   }
 
-  private Outcome process(ConsumerName consumer, LoyaltyEvent event) {
+  private Verdict process(ConsumerName consumer, LoyaltyEvent event) {
     return processor.process(consumer, decoded(event), json(event));
   }
 
-  private static Submission submission(ConsumerName consumer, LoyaltyEvent event) {
-    return new Submission(consumer, decoded(event), json(event));
+  private Submission submission(ConsumerName consumer, LoyaltyEvent event) {
+    return processor.submission(consumer, event);
   }
 
   private long claims(LoyaltyEvent event) {
     return db.count(
-        "SELECT count(*) FROM loyalty.processed_messages WHERE message_key = ?",
+        "SELECT count(*) FROM onceonly.processed_messages WHERE message_key = ?",
         event.messageKey());
   }
 
@@ -215,7 +218,7 @@ class OldAndFutureEventsTest {
 
   private String reason(LoyaltyEvent event) {
     return db.string(
-        "SELECT reason FROM loyalty.rejections WHERE message_key = ?", event.messageKey());
+        "SELECT reason FROM onceonly.rejections WHERE message_key = ?", event.messageKey());
   }
 
   /** The same event, dated {@code ago} before now (negative: ahead). */

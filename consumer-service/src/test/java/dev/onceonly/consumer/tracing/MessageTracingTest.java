@@ -93,7 +93,7 @@ class MessageTracingTest {
     List<ExtLogRecord> records = new CopyOnWriteArrayList<>();
     Handler capture = capturing(records);
     org.jboss.logmanager.Logger logger =
-        org.jboss.logmanager.Logger.getLogger("dev.onceonly.consumer.messaging.EventListener");
+        org.jboss.logmanager.Logger.getLogger("dev.onceonly.internal.intake.Intake");
     logger.addHandler(capture);
     try {
       OrderCompleted order = order(unique("o"), unique("c"), 1_000);
@@ -149,13 +149,13 @@ class MessageTracingTest {
     List<org.jboss.logmanager.Logger> loggers =
         List.of(
             org.jboss.logmanager.Logger.getLogger(
-                "dev.onceonly.consumer.processing.MessageDecider"),
-            org.jboss.logmanager.Logger.getLogger("dev.onceonly.consumer.loyalty.LoyaltyEffect"));
+                "dev.onceonly.internal.processing.MessageDecider"),
+            org.jboss.logmanager.Logger.getLogger("dev.onceonly.consumer.loyalty.LoyaltyHandler"));
     List<Level> levels = loggers.stream().map(java.util.logging.Logger::getLevel).toList();
     loggers.forEach(
         l -> {
           l.addHandler(capture);
-          l.setLevel(Level.FINE); // LoyaltyEffect's natural-key line is a debug line
+          l.setLevel(Level.FINE); // LoyaltyHandler's natural-key line is a debug line
         });
     try {
       OrderCompleted order = order(unique("o"), unique("c"), 1_000);
@@ -164,7 +164,7 @@ class MessageTracingTest {
       // Its claim expires (as after the claim window); a copy then claims anew and the ledger's
       // natural key catches it, on the committer's thread, with a warning.
       db.execute(
-          "DELETE FROM loyalty.processed_messages WHERE consumer = 'loyalty' AND message_key = '"
+          "DELETE FROM onceonly.processed_messages WHERE consumer = 'loyalty' AND message_key = '"
               + order.messageKey()
               + "'");
       publish(order, null);

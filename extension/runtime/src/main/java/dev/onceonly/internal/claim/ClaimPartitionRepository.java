@@ -153,7 +153,7 @@ public class ClaimPartitionRepository {
   }
 
   /** A partition name as this class makes them, never anything else spliced into DDL. */
-  static String checked(String table) {
+  public static String checked(String table) {
     if (!table.matches("processed_messages_p[0-9]{8}")) {
       throw new IllegalArgumentException("not a claim partition: " + table);
     }

@@ -103,7 +103,7 @@ public class DeadLetters {
         onceOnly.deadLetters().linger());
   }
 
-  DeadLetters(ConnectionFactory factory, String exchange, Duration linger) {
+  public DeadLetters(ConnectionFactory factory, String exchange, Duration linger) {
     if (linger.isNegative()) {
       throw new IllegalArgumentException(
           "quarkus.onceonly.dead-letters.linger must not be negative, got " + linger);
@@ -239,7 +239,7 @@ public class DeadLetters {
    * Waits until every dead letter queued so far with a linger of 0 was published (tests): the one
    * flushing thread runs what was scheduled in order.
    */
-  void awaitFlushed() throws InterruptedException, ExecutionException, TimeoutException {
+  public void awaitFlushed() throws InterruptedException, ExecutionException, TimeoutException {
     flusher.submit(() -> {}).get(CONFIRM_TIMEOUT_MS, TimeUnit.MILLISECONDS);
   }
 
@@ -260,7 +260,7 @@ public class DeadLetters {
    * queue's dead-letter exchange or, if that ack no longer reaches the broker, redelivered.
    */
   @PreDestroy
-  void close() {
+  public void close() {
     synchronized (lock) {
       closed = true;
     }

@@ -63,6 +63,7 @@ public class InvalidMessageLog {
   /** An invalid message on {@code consumer}, about to be dead-lettered for {@code reason}. */
   public void invalid(ConsumerSpec consumer, String subject, String reason, Span span) {
     Window window = windows.computeIfAbsent(consumer.name(), name -> new Window());
+    window.deadLetterQueue = consumer.deadLetterQueue();
     long earlier;
     synchronized (window) {
       long now = nanoTime.getAsLong();
@@ -87,7 +88,7 @@ public class InvalidMessageLog {
       if (earlier < 0) {
         LOG.debug(line);
       } else {
-        warn.accept(earlier == 0 ? line : line + "; " + more(consumer.name(), earlier));
+        warn.accept(earlier == 0 ? line : line + "; " + more(consumer.name(), window, earlier));
       }
     }
   }
@@ -111,19 +112,20 @@ public class InvalidMessageLog {
         window.unlogged = 0;
         window.since = now;
       }
-      warn.accept(more(consumer, unlogged));
+      warn.accept(more(consumer, window, unlogged));
     }
   }
 
-  private String more(String consumer, long count) {
+  private String more(String consumer, Window window, long count) {
     return String.format(
         "%d more invalid message%s on %s dead-lettered since the last such line, each with its"
-            + " reason in its dead-letter queue",
-        count, count == 1 ? "" : "s", consumer);
+            + " reason in %s",
+        count, count == 1 ? "" : "s", consumer, window.deadLetterQueue);
   }
 
   /** One consumer's current interval. */
   private static final class Window {
+    volatile String deadLetterQueue = "its dead-letter queue";
     boolean logged;
     long since;
     long unlogged;

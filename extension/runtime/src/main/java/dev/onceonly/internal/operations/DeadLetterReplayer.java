@@ -91,7 +91,7 @@ public class DeadLetterReplayer {
    * Replays up to {@code limit} messages of {@code dlq} to whatever is bound to {@value
    * #replayExchange} for {@code replayTo}; binds {@code queue} for it first when not null.
    */
-  Report replay(String dlq, String replayTo, String queue, int limit) {
+  public Report replay(String dlq, String replayTo, String queue, int limit) {
     List<Moved> messages = new ArrayList<>();
     int moved = 0;
     String problem = null;

@@ -68,7 +68,9 @@ public class SchemaGate {
       @ConfigProperty(name = "quarkus.application.version") String version) {
     Map<String, Flyway> all = new TreeMap<>(platform.histories());
     for (Flyway flyway : application) {
-      all.putIfAbsent("application (" + flyway.getConfiguration().getTable() + ")", flyway);
+      String[] schemas = flyway.getConfiguration().getSchemas();
+      all.putIfAbsent(
+          schemas.length > 0 ? schemas[0] : flyway.getConfiguration().getTable(), flyway);
     }
     this.histories = Map.copyOf(all);
     this.channels = channels;

@@ -1,4 +1,4 @@
-package dev.onceonly.consumer.health;
+package dev.onceonly.internal.health;
 
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

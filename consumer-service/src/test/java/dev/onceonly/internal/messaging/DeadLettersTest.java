@@ -1,4 +1,4 @@
-package dev.onceonly.consumer.messaging;
+package dev.onceonly.internal.messaging;
 
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,7 +8,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
 import dev.onceonly.consumer.Broker;
-import dev.onceonly.consumer.ConsumerName;
+import dev.onceonly.internal.catalog.ConsumerSpec;
 import dev.onceonly.testsupport.PostgresResource;
 import dev.onceonly.testsupport.RabbitMqResource;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -39,8 +39,10 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(RabbitMqResource.class)
 class DeadLettersTest {
 
-  private static final ConsumerName CONSUMER = ConsumerName.PROFILES;
-  private static final String DLQ = Queues.deadLetterQueue(CONSUMER);
+  private static final ConsumerSpec CONSUMER =
+      new ConsumerSpec(
+          "profiles", "profiles", "onceonly.profiles", false, Object.class, null, null);
+  private static final String DLQ = CONSUMER.deadLetterQueue();
   private static final DeadLetters.Original ORIGINAL =
       new DeadLetters.Original(
           "loyalty.events", "customer.profile-changed", Map.of("x-test", "kept"), "text/plain");
@@ -60,7 +62,8 @@ class DeadLettersTest {
   }
 
   private static DeadLetters publisher(Duration linger) {
-    return new DeadLetters(BrokerConnections.factory(ConfigProvider.getConfig()), linger);
+    return new DeadLetters(
+        BrokerConnections.factory(ConfigProvider.getConfig()), "onceonly.dlx", linger);
   }
 
   private static CompletableFuture<Void> send(DeadLetters letters, int i) {
@@ -139,7 +142,7 @@ class DeadLettersTest {
             throw new IOException("broker unreachable");
           }
         };
-    DeadLetters letters = new DeadLetters(unreachable, Duration.ofMillis(1));
+    DeadLetters letters = new DeadLetters(unreachable, "onceonly.dlx", Duration.ofMillis(1));
     try {
       CompletableFuture<Void> first = send(letters, 1);
       assertThat(connecting.await(10, TimeUnit.SECONDS)).as("flushing, stuck connecting").isTrue();
@@ -165,7 +168,7 @@ class DeadLettersTest {
   void aNegativeLingerIsRefusedByName() {
     assertThatThrownBy(() -> publisher(Duration.ofMillis(-1)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("DEAD_LETTER_LINGER");
+        .hasMessageContaining("quarkus.onceonly.dead-letters.linger");
   }
 
   /** Takes every message of the dead-letter queue, in order. */

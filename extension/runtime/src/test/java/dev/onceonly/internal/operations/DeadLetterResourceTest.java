@@ -1,12 +1,12 @@
-package dev.onceonly.consumer.api;
+package dev.onceonly.internal.operations;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.rabbitmq.client.ConnectionFactory;
-import dev.onceonly.consumer.ConsumerName;
-import dev.onceonly.consumer.audit.AuditRepository;
-import dev.onceonly.consumer.deadletter.DeadLetterReplayer;
+import dev.onceonly.internal.catalog.ConsumerCatalog;
+import dev.onceonly.internal.catalog.ConsumerSpec;
+import dev.onceonly.internal.catalog.Specs;
 import dev.onceonly.web.ProblemException;
 import io.quarkus.security.runtime.QuarkusPrincipal;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
@@ -30,16 +30,17 @@ class DeadLetterResourceTest {
 
   private DeadLetterResource resource(DeadLetterReplayer.Report report) {
     DeadLetterReplayer replayer =
-        new DeadLetterReplayer(new ConnectionFactory()) {
+        new DeadLetterReplayer(new ConnectionFactory(), "onceonly.replay") {
           @Override
-          public Report replay(ConsumerName consumer, int limit) {
+          public Report replay(ConsumerSpec consumer, int limit) {
             return report;
           }
         };
     return new DeadLetterResource(
         replayer,
         audit,
-        QuarkusSecurityIdentity.builder().setPrincipal(new QuarkusPrincipal("ops")).build());
+        QuarkusSecurityIdentity.builder().setPrincipal(new QuarkusPrincipal("ops")).build(),
+        new ConsumerCatalog(List.of(Specs.consumer("loyalty"), Specs.consumer("receipts"))));
   }
 
   @Test

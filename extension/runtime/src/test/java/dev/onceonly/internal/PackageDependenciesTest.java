@@ -1,4 +1,4 @@
-package dev.onceonly.consumer;
+package dev.onceonly.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,16 +13,17 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The consumer's package boundaries (issue 11, "Shape"), read from the sources: the claim's SQL
- * ({@code claim}) knows nothing of the transaction machinery ({@code processing}) that runs it, and
- * {@code claim} and {@code metrics} do not know each other. A reference counts whether it is an
- * import, a static import or a fully qualified name in the code.
+ * The platform's package boundaries, read from the sources: the claim's SQL ({@code claim}) knows
+ * nothing of the transaction machinery ({@code processing}) that runs it, {@code claim} and {@code
+ * metrics} do not know each other, and the public API ({@code dev.onceonly.api}) depends on no
+ * internal package. A reference counts whether it is an import, a static import or a fully
+ * qualified name in the code.
  */
 class PackageDependenciesTest {
 
-  private static final Path SOURCES = Path.of("src/main/java/dev/onceonly/consumer");
+  private static final Path SOURCES = Path.of("src/main/java/dev/onceonly/internal");
   private static final Pattern REFERENCE =
-      Pattern.compile("\\bdev\\.onceonly\\.consumer\\.([a-z]+)\\.");
+      Pattern.compile("\\bdev\\.onceonly\\.internal\\.([a-z]+)\\.");
 
   @Test
   void claimUsesNeitherTheTransactionMachineryNorTheMetrics() {
@@ -35,9 +36,23 @@ class PackageDependenciesTest {
   }
 
   @Test
+  void thePublicApiUsesNoInternalPackage() throws IOException {
+    try (Stream<Path> files = Files.walk(Path.of("src/main/java/dev/onceonly/api"))) {
+      assertThat(
+              files
+                  .filter(f -> f.toString().endsWith(".java"))
+                  .flatMap(PackageDependenciesTest::references)
+                  .toList())
+          .isEmpty();
+    }
+  }
+
+  @Test
   void theScanSeesReferencesWhereTheyExist() {
     // Guards the test itself: a scan that found nothing would let every rule pass.
     assertThat(referencedPackages("claim")).contains("db", "config");
+    assertThat(references(SOURCES.resolve("processing/MessageDecider.java")).toList())
+        .contains("claim");
     assertThat(referencedPackages("processing")).contains("claim", "metrics");
   }
 

@@ -1,13 +1,10 @@
-package dev.onceonly.consumer.processing;
+package dev.onceonly.internal.processing;
 
-import static dev.onceonly.consumer.TestEvents.decoded;
-import static dev.onceonly.consumer.TestEvents.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.onceonly.consumer.ConsumerName;
-import dev.onceonly.consumer.Outcome;
+import dev.onceonly.internal.catalog.Specs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,7 +55,7 @@ class GroupCommitBatcherTest {
   @Test
   void messagesThatWaitWhileATransactionRunsShareTheNextOne() throws Exception {
     batcher = new GroupCommit.Batcher(1, 16, this::recordingTransaction);
-    List<Future<Outcome>> submitted = firstHeldWhileFiveMoreQueue();
+    List<Future<Verdict>> submitted = firstHeldWhileFiveMoreQueue();
 
     for (int i = 0; i <= 5; i++) {
       assertThat(submitted.get(i).get(10, TimeUnit.SECONDS)).isEqualTo(outcomeFor("k" + i));
@@ -71,7 +68,7 @@ class GroupCommitBatcherTest {
   @Test
   void noTransactionTakesMoreThanTheMaximum() throws Exception {
     batcher = new GroupCommit.Batcher(1, 2, this::recordingTransaction);
-    for (Future<Outcome> f : firstHeldWhileFiveMoreQueue()) {
+    for (Future<Verdict> f : firstHeldWhileFiveMoreQueue()) {
       f.get(10, TimeUnit.SECONDS);
     }
     assertThat(transactions).extracting(List::size).containsExactly(1, 2, 2, 1);
@@ -85,7 +82,7 @@ class GroupCommitBatcherTest {
   void aCommitterThatFindsFewMessagesLingersUntilAQuarterOfTheMaximumWaits() throws Exception {
     batcher = new GroupCommit.Batcher(1, 16, Duration.ofSeconds(10), this::recordingTransaction);
     releaseFirst.countDown();
-    List<Future<Outcome>> submitted = new ArrayList<>();
+    List<Future<Verdict>> submitted = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       submitted.add(submit("k" + i));
       awaitQueued(0); // taken by the committer, which lingers for more
@@ -113,12 +110,12 @@ class GroupCommitBatcherTest {
   @Test
   void aFailedTransactionFailsOnlyItsOwnMessages() throws Exception {
     batcher = new GroupCommit.Batcher(1, 16, this::recordingTransaction);
-    Future<Outcome> first = submit("k0");
+    Future<Verdict> first = submit("k0");
     awaitLatch(firstEntered);
     releaseFirst.countDown();
     assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(outcomeFor("k0"));
 
-    Future<Outcome> bad = submit("bad");
+    Future<Verdict> bad = submit("bad");
     assertThatThrownBy(() -> bad.get(10, TimeUnit.SECONDS))
         .hasRootCauseInstanceOf(IllegalStateException.class)
         .hasStackTraceContaining("transaction of [bad] failed");
@@ -134,13 +131,13 @@ class GroupCommitBatcherTest {
                     s ->
                         key(s).equals("poison")
                             ? Decision.failed(new IllegalArgumentException("poison"))
-                            : Decision.of(Outcome.APPLIED))
+                            : Decision.of(Verdict.APPLIED))
                 .toList();
     batcher = new GroupCommit.Batcher(2, 16, transaction);
 
     assertThatThrownBy(() -> submit("poison").get(10, TimeUnit.SECONDS))
         .hasRootCauseInstanceOf(IllegalArgumentException.class);
-    assertThat(submit("fine").get(10, TimeUnit.SECONDS)).isEqualTo(Outcome.APPLIED);
+    assertThat(submit("fine").get(10, TimeUnit.SECONDS)).isEqualTo(Verdict.APPLIED);
   }
 
   @Test
@@ -152,12 +149,12 @@ class GroupCommitBatcherTest {
             16,
             batch -> {
               threads.add(Thread.currentThread().getName());
-              return batch.stream().map(s -> Decision.of(Outcome.APPLIED)).toList();
+              return batch.stream().map(s -> Decision.of(Verdict.APPLIED)).toList();
             });
     batcher.close();
 
-    assertThat(batcher.submit(submission("late")).join().outcomeOrThrow())
-        .isEqualTo(Outcome.APPLIED);
+    assertThat(batcher.submit(submission("late")).join().verdictOrThrow())
+        .isEqualTo(Verdict.APPLIED);
     assertThat(threads).containsExactly(Thread.currentThread().getName());
   }
 
@@ -172,7 +169,7 @@ class GroupCommitBatcherTest {
           inSubmit.countDown();
           awaitLatch(letItQueue);
         });
-    CompletableFuture<Future<Outcome>> submitted =
+    CompletableFuture<Future<Verdict>> submitted =
         CompletableFuture.supplyAsync(() -> submit("racing"));
     assertThat(inSubmit.await(10, TimeUnit.SECONDS)).isTrue();
 
@@ -195,14 +192,14 @@ class GroupCommitBatcherTest {
   @Test
   void refusesAZeroSizedPoolOrBatch() {
     assertThatThrownBy(() -> new GroupCommit.Batcher(0, 16, b -> List.of()))
-        .hasMessageContaining("onceonly.batch.committers");
+        .hasMessageContaining("quarkus.onceonly.batch.committers");
     assertThatThrownBy(() -> new GroupCommit.Batcher(1, 0, b -> List.of()))
-        .hasMessageContaining("onceonly.batch.max-messages");
+        .hasMessageContaining("max-messages");
   }
 
   /** k0 enters the first transaction and is held there while k1..k5 queue; then it is let go. */
-  private List<Future<Outcome>> firstHeldWhileFiveMoreQueue() {
-    List<Future<Outcome>> submitted = new ArrayList<>();
+  private List<Future<Verdict>> firstHeldWhileFiveMoreQueue() {
+    List<Future<Verdict>> submitted = new ArrayList<>();
     submitted.add(submit("k0"));
     awaitLatch(firstEntered);
     for (int i = 1; i <= 5; i++) {
@@ -213,8 +210,8 @@ class GroupCommitBatcherTest {
     return submitted;
   }
 
-  private Future<Outcome> submit(String key) {
-    return batcher.submit(submission(key)).thenApply(Decision::outcomeOrThrow);
+  private Future<Verdict> submit(String key) {
+    return batcher.submit(submission(key)).thenApply(Decision::verdictOrThrow);
   }
 
   private void awaitQueued(int n) {
@@ -225,15 +222,15 @@ class GroupCommitBatcherTest {
   }
 
   private static Submission submission(String key) {
-    return new Submission(ConsumerName.LOYALTY, decoded(order(key, "customer-" + key, 100)), key);
+    return Specs.submission(key);
   }
 
   private static String key(Submission s) {
     return s.payload();
   }
 
-  private static Outcome outcomeFor(String key) {
-    return key.hashCode() % 2 == 0 ? Outcome.APPLIED : Outcome.DUPLICATE;
+  private static Verdict outcomeFor(String key) {
+    return key.hashCode() % 2 == 0 ? Verdict.APPLIED : Verdict.DUPLICATE;
   }
 
   private static void awaitLatch(CountDownLatch latch) {

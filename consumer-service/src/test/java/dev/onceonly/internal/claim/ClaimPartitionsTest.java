@@ -1,4 +1,4 @@
-package dev.onceonly.consumer.claim;
+package dev.onceonly.internal.claim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,7 +47,7 @@ class ClaimPartitionsTest {
     for (LocalDate day : List.of(expired, kept)) {
       db.execute(
           """
-          INSERT INTO loyalty.processed_messages (consumer, message_key, payload_sha256, event_date)
+          INSERT INTO onceonly.processed_messages (consumer, message_key, payload_sha256, event_date)
           SELECT 'loyalty', '%s-' || g, repeat('a', 64), DATE '%s' FROM generate_series(1, 500) g
           """
               .formatted(run + day, day));
@@ -94,6 +94,6 @@ class ClaimPartitionsTest {
 
   private long claims(String prefix) {
     return db.count(
-        "SELECT count(*) FROM loyalty.processed_messages WHERE message_key LIKE ?", prefix + "-%");
+        "SELECT count(*) FROM onceonly.processed_messages WHERE message_key LIKE ?", prefix + "-%");
   }
 }

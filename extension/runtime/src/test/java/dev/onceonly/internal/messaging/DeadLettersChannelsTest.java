@@ -1,4 +1,4 @@
-package dev.onceonly.consumer.messaging;
+package dev.onceonly.internal.messaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,7 +11,7 @@ import com.rabbitmq.client.Return;
 import com.rabbitmq.client.ReturnCallback;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
-import dev.onceonly.consumer.ConsumerName;
+import dev.onceonly.internal.catalog.Specs;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -112,7 +112,7 @@ class DeadLettersChannelsTest {
   private CompletableFuture<Void> send(DeadLetters letters, String body) throws Exception {
     CompletableFuture<Void> sent =
         letters.send(
-            ConsumerName.LOYALTY,
+            Specs.consumer("loyalty"),
             ORIGINAL,
             body.getBytes(StandardCharsets.UTF_8),
             "invalid",
@@ -123,7 +123,7 @@ class DeadLettersChannelsTest {
 
   @Test
   void withNoLingerTheSenderStillNeitherConnectsNorPublishes() throws Exception {
-    DeadLetters letters = new DeadLetters(broker, Duration.ZERO);
+    DeadLetters letters = new DeadLetters(broker, "onceonly.dlx", Duration.ZERO);
 
     send(letters, "first");
 
@@ -134,7 +134,7 @@ class DeadLettersChannelsTest {
 
   @Test
   void aLateConfirmOrCloseOfAnOldChannelSettlesNoneOfTheNewOnesLetters() throws Exception {
-    DeadLetters letters = new DeadLetters(broker, Duration.ZERO);
+    DeadLetters letters = new DeadLetters(broker, "onceonly.dlx", Duration.ZERO);
     CompletableFuture<Void> first = send(letters, "first");
     FakeChannel old = channels.get(0);
     old.open = false; // the broker closed it; its events have not been read yet
@@ -155,7 +155,7 @@ class DeadLettersChannelsTest {
 
   @Test
   void aNackFailsOnlyTheLettersItNames() throws Exception {
-    DeadLetters letters = new DeadLetters(broker, Duration.ZERO);
+    DeadLetters letters = new DeadLetters(broker, "onceonly.dlx", Duration.ZERO);
     CompletableFuture<Void> first = send(letters, "first");
     CompletableFuture<Void> second = send(letters, "second");
     CompletableFuture<Void> third = send(letters, "third");
@@ -174,7 +174,7 @@ class DeadLettersChannelsTest {
 
   @Test
   void aDeadLetterTheBrokerCannotRouteFailsThoughItsConfirmFollows() throws Exception {
-    DeadLetters letters = new DeadLetters(broker, Duration.ZERO);
+    DeadLetters letters = new DeadLetters(broker, "onceonly.dlx", Duration.ZERO);
     CompletableFuture<Void> first = send(letters, "first");
     CompletableFuture<Void> second = send(letters, "second");
     FakeChannel channel = channels.get(0);
@@ -184,7 +184,7 @@ class DeadLettersChannelsTest {
         new Return(
             312,
             "NO_ROUTE",
-            DeadLetters.EXCHANGE,
+            "onceonly.dlx",
             "onceonly.loyalty",
             channel.properties.get(1),
             "second".getBytes(StandardCharsets.UTF_8)));

@@ -1,21 +1,20 @@
-package dev.onceonly.consumer.metrics;
+package dev.onceonly.internal.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import dev.onceonly.consumer.metrics.QueueDepthGauge.Watched;
+import dev.onceonly.internal.catalog.ConsumerCatalog;
+import dev.onceonly.internal.catalog.Specs;
+import dev.onceonly.internal.metrics.QueueDepthGauge.Watched;
 import dev.onceonly.testsupport.RabbitMqResource;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfigBuilder;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -103,28 +102,16 @@ class QueueDepthGaugeTest {
   }
 
   @Test
-  void watchesEveryRabbitConsumerQueueAndItsDeadLetterQueue() {
-    Config config =
-        new SmallRyeConfigBuilder()
-            .withSources(
-                new PropertiesConfigSource(
-                    Map.of(
-                        "mp.messaging.incoming.loyalty.connector", "smallrye-rabbitmq",
-                        "mp.messaging.incoming.loyalty.queue.name", "onceonly.loyalty",
-                        "mp.messaging.incoming.loyalty.auto-bind-dlq", "true",
-                        "mp.messaging.incoming.audit.connector", "smallrye-rabbitmq",
-                        "mp.messaging.incoming.audit.dead-letter-queue-name", "ignored",
-                        "mp.messaging.incoming.other.connector", "smallrye-kafka",
-                        "mp.messaging.outgoing.dead-letters.connector", "smallrye-rabbitmq"),
-                    "test",
-                    100))
-            .build();
+  void watchesEveryConsumerQueueAndItsDeadLetterQueue() {
+    ConsumerCatalog catalog =
+        new ConsumerCatalog(List.of(Specs.consumer("loyalty"), Specs.consumer("audit")));
 
-    assertThat(QueueDepthGauge.watched(config))
+    assertThat(QueueDepthGauge.watched(catalog))
         .containsExactlyInAnyOrder(
             new Watched("loyalty", "onceonly.loyalty"),
             new Watched("loyalty", "onceonly.loyalty.dlq"),
-            new Watched("audit", "audit"));
+            new Watched("audit", "onceonly.audit"),
+            new Watched("audit", "onceonly.audit.dlq"));
   }
 
   private static String declared(String name) throws Exception {

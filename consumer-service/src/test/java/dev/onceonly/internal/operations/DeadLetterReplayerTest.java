@@ -1,4 +1,4 @@
-package dev.onceonly.consumer.deadletter;
+package dev.onceonly.internal.operations;
 
 import static dev.onceonly.consumer.TestEvents.order;
 import static dev.onceonly.consumer.TestEvents.unique;
@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.rabbitmq.client.AMQP;
 import dev.onceonly.consumer.Broker;
-import dev.onceonly.consumer.messaging.DeadLetters;
+import dev.onceonly.internal.messaging.DeadLetters;
 import dev.onceonly.model.EventCodec;
 import dev.onceonly.testsupport.PostgresResource;
 import dev.onceonly.testsupport.RabbitMqResource;

@@ -1,4 +1,4 @@
-package dev.onceonly.consumer.config;
+package dev.onceonly.internal.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -25,8 +25,8 @@ class ClaimSettingsCheckTest {
     assertThatThrownBy(
             () -> ClaimSettingsCheck.require(WINDOW, HORIZON, Duration.ofDays(8), 7, HOURLY))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("onceonly.claims.max-future-skew (CLAIM_MAX_FUTURE_SKEW) is 8d")
-        .hasMessageContaining("onceonly.claims.partitions-ahead is 7 days")
+        .hasMessageContaining("quarkus.onceonly.claims.max-future-skew is 8d")
+        .hasMessageContaining("quarkus.onceonly.claims.partitions-ahead is 7 days")
         .hasMessageContaining("at most 6d23h");
   }
 
@@ -54,13 +54,13 @@ class ClaimSettingsCheckTest {
     assertThat(ClaimSettingsCheck.problems(Duration.ofHours(12), HORIZON, HOURLY, 7, HOURLY))
         .singleElement()
         .asString()
-        .contains("onceonly.claims.retention (CLAIM_RETENTION) must be at least 1d, is 12h");
+        .contains("quarkus.onceonly.claims.retention must be at least 1d, is 12h");
     assertThat(
             ClaimSettingsCheck.problems(
                 WINDOW, Duration.ofDays(-1), Duration.ofHours(-1), 0, HOURLY))
         .hasSize(3)
-        .anySatisfy(p -> assertThat(p).contains("CLAIM_REPLAY_HORIZON"))
-        .anySatisfy(p -> assertThat(p).contains("CLAIM_MAX_FUTURE_SKEW) must not be negative"))
+        .anySatisfy(p -> assertThat(p).contains("replay-horizon must not be negative"))
+        .anySatisfy(p -> assertThat(p).contains("max-future-skew must not be negative"))
         .anySatisfy(p -> assertThat(p).contains("partitions-ahead must be at least 1, is 0"));
   }
 }

@@ -1,9 +1,9 @@
-package dev.onceonly.consumer.messaging;
+package dev.onceonly.internal.messaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.onceonly.consumer.ConsumerName;
+import dev.onceonly.internal.catalog.Specs;
 import io.opentelemetry.api.trace.Span;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,11 +17,12 @@ class InvalidMessageLogTest {
   private final List<String> lines = new ArrayList<>();
 
   private InvalidMessageLog log(Duration interval) {
-    return new InvalidMessageLog(interval, now::get, lines::add);
+    return new InvalidMessageLog(
+        interval, now::get, lines::add, List.of("loyalty", "receipts", "profiles"));
   }
 
-  private void invalid(InvalidMessageLog log, ConsumerName consumer, String reason) {
-    log.invalid(consumer, "order.completed", reason, Span.getInvalid());
+  private void invalid(InvalidMessageLog log, String consumer, String reason) {
+    log.invalid(Specs.consumer(consumer), "order.completed", reason, Span.getInvalid());
   }
 
   private void advance(Duration d) {
@@ -32,7 +33,7 @@ class InvalidMessageLogTest {
   void aFloodWritesOneLinePerIntervalAndSumsUpTheRest() {
     InvalidMessageLog log = log(Duration.ofSeconds(10));
     for (int i = 0; i < 500; i++) {
-      invalid(log, ConsumerName.LOYALTY, "missing field 'orderId' #" + i);
+      invalid(log, "loyalty", "missing field 'orderId' #" + i);
       advance(Duration.ofMillis(10));
     }
     assertThat(lines)
@@ -60,11 +61,11 @@ class InvalidMessageLogTest {
   @Test
   void theFirstLineOfANewIntervalCarriesTheCountNotYetSummedUp() {
     InvalidMessageLog log = log(Duration.ofSeconds(10));
-    invalid(log, ConsumerName.RECEIPTS, "a");
-    invalid(log, ConsumerName.RECEIPTS, "b");
-    invalid(log, ConsumerName.RECEIPTS, "c");
+    invalid(log, "receipts", "a");
+    invalid(log, "receipts", "b");
+    invalid(log, "receipts", "c");
     advance(Duration.ofSeconds(10));
-    invalid(log, ConsumerName.RECEIPTS, "d");
+    invalid(log, "receipts", "d");
 
     assertThat(lines)
         .containsExactly(
@@ -77,9 +78,9 @@ class InvalidMessageLogTest {
   @Test
   void eachConsumerHasItsOwnInterval() {
     InvalidMessageLog log = log(Duration.ofSeconds(10));
-    invalid(log, ConsumerName.LOYALTY, "a");
-    invalid(log, ConsumerName.RECEIPTS, "b");
-    invalid(log, ConsumerName.LOYALTY, "c");
+    invalid(log, "loyalty", "a");
+    invalid(log, "receipts", "b");
+    invalid(log, "loyalty", "c");
 
     assertThat(lines)
         .containsExactly(
@@ -91,7 +92,7 @@ class InvalidMessageLogTest {
   void aZeroIntervalLogsEveryMessage() {
     InvalidMessageLog log = log(Duration.ZERO);
     for (int i = 0; i < 3; i++) {
-      invalid(log, ConsumerName.PROFILES, "bad " + i);
+      invalid(log, "profiles", "bad " + i);
     }
     log.flush();
 
@@ -105,6 +106,6 @@ class InvalidMessageLogTest {
   void aNegativeIntervalIsRefusedByName() {
     assertThatThrownBy(() -> log(Duration.ofSeconds(-1)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("INVALID_LOG_INTERVAL");
+        .hasMessageContaining("quarkus.onceonly.dead-letters.invalid-log-interval");
   }
 }

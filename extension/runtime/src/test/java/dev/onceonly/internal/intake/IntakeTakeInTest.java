@@ -1,4 +1,4 @@
-package dev.onceonly.consumer.messaging;
+package dev.onceonly.internal.intake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * connector's event loop goes on to the next one while the transaction runs; a failure that settles
  * nothing rejects the message instead of leaving it unacked.
  */
-class EventListenerTakeInTest {
+class IntakeTakeInTest {
 
   private final List<Throwable> rejected = new ArrayList<>();
 
@@ -21,7 +21,7 @@ class EventListenerTakeInTest {
   void returnsBeforeTheMessageIsSettledAndRejectsNothingOnceItIs() {
     CompletableFuture<Void> settled = new CompletableFuture<>();
 
-    CompletionStage<Void> taken = EventListener.takeIn(() -> settled, rejected::add);
+    CompletionStage<Void> taken = Intake.takeIn(() -> settled, rejected::add);
 
     assertThat(taken.toCompletableFuture()).as("the event loop is free at once").isDone();
     assertThat(settled).isNotDone();
@@ -32,7 +32,7 @@ class EventListenerTakeInTest {
   @Test
   void aFailureThatSettlesNothingLaterRejectsTheMessage() {
     CompletableFuture<Void> settled = new CompletableFuture<>();
-    EventListener.takeIn(() -> settled, rejected::add);
+    Intake.takeIn(() -> settled, rejected::add);
     AssertionError error = new AssertionError("a committer died");
 
     settled.completeExceptionally(error);
@@ -45,7 +45,7 @@ class EventListenerTakeInTest {
     IllegalStateException bug = new IllegalStateException("not a RabbitMQ message");
 
     CompletionStage<Void> taken =
-        EventListener.takeIn(
+        Intake.takeIn(
             () -> {
               throw bug;
             },
@@ -59,7 +59,7 @@ class EventListenerTakeInTest {
   void aFailureWrappedByAStageIsRejectedWithItsCause() {
     IllegalStateException cause = new IllegalStateException("ack failed: channel closed");
     CompletableFuture<Void> settled = new CompletableFuture<>();
-    EventListener.takeIn(() -> settled.thenApply(v -> v), rejected::add);
+    Intake.takeIn(() -> settled.thenApply(v -> v), rejected::add);
 
     settled.completeExceptionally(cause);
 

@@ -1,8 +1,8 @@
-package dev.onceonly.consumer.processing;
+package dev.onceonly.internal.processing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.onceonly.consumer.processing.EventWindows.Window;
+import dev.onceonly.internal.processing.EventWindows.Window;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;

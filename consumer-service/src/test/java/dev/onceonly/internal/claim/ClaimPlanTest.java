@@ -1,4 +1,4 @@
-package dev.onceonly.consumer.claim;
+package dev.onceonly.internal.claim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,7 +49,7 @@ class ClaimPlanTest {
         try (Statement s = c.createStatement()) {
           s.execute("CREATE SCHEMA " + schema);
           s.execute(
-              "CREATE TABLE %s.processed_messages (LIKE loyalty.processed_messages INCLUDING ALL)"
+              "CREATE TABLE %s.processed_messages (LIKE onceonly.processed_messages INCLUDING ALL)"
                       .formatted(schema)
                   + " PARTITION BY RANGE (event_date)");
           for (int d = 0; d < DAYS; d++) {
@@ -60,7 +60,7 @@ class ClaimPlanTest {
           }
           s.execute("ANALYZE " + schema + ".processed_messages");
         }
-        String sql = ClaimRepository.SQL_CLAIM_ALL.replace("loyalty.", schema + ".");
+        String sql = ClaimRepository.SQL_CLAIM_ALL.replace("{schema}.", schema + ".");
         try (PreparedStatement claim = c.prepareStatement(sql)) {
           for (int i = 0; i < 12; i++) {
             run(c, claim, "warm-" + i);

@@ -1,4 +1,4 @@
-package dev.onceonly.relay.provider;
+package dev.onceonly.relay.destination;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,12 +10,12 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Masks personal data in a provider's error body before it becomes a row's {@code last_error} or an
- * attempt's {@code error}: providers echo the request back (an e-mail address, an IBAN), and those
- * texts are shown to every operator and kept for months. The fields are the ones the row detail
- * redacts ({@code relay.operations.redact-fields}). A JSON body is redacted field by field at any
- * depth; anything else (a body cut short, HTML with JSON inside) has every {@code "field": value}
- * pair of those names masked.
+ * Masks personal data in a destination's error body before it becomes a row's {@code last_error} or
+ * an attempt's {@code error}: providers echo the request back (an e-mail address, an IBAN), and
+ * those texts are shown to every operator and kept for months. The fields are the ones the row
+ * detail redacts ({@code relay.operations.redact-fields}). A JSON body is redacted field by field
+ * at any depth; anything else (a body cut short, HTML with JSON inside) has every {@code "field":
+ * value} pair of those names masked.
  */
 public final class ErrorBodies {
 

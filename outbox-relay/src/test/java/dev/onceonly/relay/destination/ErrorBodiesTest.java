@@ -1,4 +1,4 @@
-package dev.onceonly.relay.provider;
+package dev.onceonly.relay.destination;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

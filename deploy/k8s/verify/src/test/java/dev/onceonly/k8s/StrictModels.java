@@ -17,8 +17,10 @@ import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
 import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 import java.lang.reflect.InvocationTargetException;
@@ -50,6 +52,8 @@ final class StrictModels {
           Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
           Map.entry("autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class),
           Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
+          Map.entry("networking.k8s.io/v1/Ingress", Ingress.class),
+          Map.entry("scheduling.k8s.io/v1/PriorityClass", PriorityClass.class),
           Map.entry("monitoring.coreos.com/v1/ServiceMonitor", ServiceMonitor.class),
           Map.entry("monitoring.coreos.com/v1/PrometheusRule", PrometheusRule.class));
 

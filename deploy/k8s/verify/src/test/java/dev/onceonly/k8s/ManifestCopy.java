@@ -47,6 +47,26 @@ final class ManifestCopy {
     return Rendered.render(Repo.root().relativize(root.resolve(dir)).toString());
   }
 
+  /**
+   * Renders {@code overlay} of the copy with one more component, added by an overlay of its own as
+   * the component's README tells an operator to add it.
+   */
+  Rendered renderWith(String overlay, String component) {
+    String with = "deploy/k8s/overlays/with-" + component;
+    write(
+        with + "/kustomization.yaml",
+        """
+        apiVersion: kustomize.config.k8s.io/v1beta1
+        kind: Kustomization
+        resources:
+          - ../%s
+        components:
+          - ../../components/%s
+        """
+            .formatted(overlay, component));
+    return render(with);
+  }
+
   /** Replaces {@code from} by {@code to} in a file of the copy; fails if {@code from} is absent. */
   ManifestCopy edit(String file, String from, String to) {
     Path path = root.resolve(file);

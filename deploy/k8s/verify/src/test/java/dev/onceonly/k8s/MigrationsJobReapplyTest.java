@@ -70,7 +70,7 @@ class MigrationsJobReapplyTest {
     assertThat(Rendered.name(job(again))).isEqualTo(Rendered.name(job(first)));
     assertThat(job(again)).isEqualTo(job(first));
 
-    Rendered traced = prodWith(copy, "tracing");
+    Rendered traced = copy.renderWith("prod", "tracing");
     assertThat(ImmutableFields.conflicts(first.objects, traced.objects)).isEmpty();
     assertThat(job(traced))
         .as("switching tracing on does not run the migrations again")
@@ -100,29 +100,12 @@ class MigrationsJobReapplyTest {
     Rendered prod = Rendered.overlay("prod");
     assertThat(job(prod).path("spec").path("ttlSecondsAfterFinished").asInt()).isPositive();
     ManifestCopy copy = ManifestCopy.of("gitops");
-    JsonNode gitops = job(prodWith(copy, "gitops"));
+    JsonNode gitops = job(copy.renderWith("prod", "gitops"));
     assertThat(gitops.path("spec").has("ttlSecondsAfterFinished")).isFalse();
     assertThat(Rendered.name(gitops)).isEqualTo(Rendered.name(job(prod)));
     ((ObjectNode) gitops.path("spec"))
         .set("ttlSecondsAfterFinished", job(prod).path("spec").path("ttlSecondsAfterFinished"));
     assertThat(gitops).as("nothing else differs").isEqualTo(job(prod));
-  }
-
-  /** The prod overlay with one more component, as its README tells an operator to add it. */
-  private static Rendered prodWith(ManifestCopy copy, String component) {
-    String overlay = "deploy/k8s/overlays/prod-with-" + component;
-    copy.write(
-        overlay + "/kustomization.yaml",
-        """
-        apiVersion: kustomize.config.k8s.io/v1beta1
-        kind: Kustomization
-        resources:
-          - ../prod
-        components:
-          - ../../components/%s
-        """
-            .formatted(component));
-    return copy.render(overlay);
   }
 
   private static JsonNode job(Rendered rendered) {

@@ -36,7 +36,9 @@ import java.util.Map;
  * ServiceMonitor and PrometheusRule, fabric8's models of those CRDs. Only current GA API versions
  * are known. A field the model does not have (fabric8 keeps it in {@code additionalProperties}), a
  * scalar of the wrong type (no coercion: {@code "2"} is not an int, {@code 8080} is not a string),
- * a name or label the API server would refuse: each is a problem with its path.
+ * a name or label the API server would refuse: each is a problem with its path. Then the API
+ * server's own rules that no schema of types says ({@link ApiRules}: enumerations, a selector that
+ * must select its pods, exclusive fields, ranges).
  */
 final class StrictModels {
 
@@ -129,6 +131,7 @@ final class StrictModels {
         && name.length() > 63) {
       problems.add(where + ": metadata.name is longer than 63 characters");
     }
+    problems.addAll(ApiRules.problems(object));
     labels(metadata.path("labels"), where + " metadata.labels", problems);
     labels(
         object.path("spec").path("template").path("metadata").path("labels"),

@@ -142,7 +142,7 @@ say "consumer: database $DB and vhost $VHOST, recreated empty"
 rabbitmqctl -q delete_vhost "$VHOST" >/dev/null 2>&1 || true
 rabbitmqctl -q add_vhost "$VHOST" >/dev/null
 rabbitmqctl -q set_permissions -p "$VHOST" guest '.*' '.*' '.*' >/dev/null
-# Dead-letter queues on disk, as the README asks of a broker older than 3.12 (DLQ_LAZY=0: without).
+# Dead-letter queues on disk, as docs/dead-letters.md asks of a broker older than 3.12 (DLQ_LAZY=0: without).
 if [[ $DLQ_LAZY == 1 ]]; then
   rabbitmqctl -q set_policy -p "$VHOST" --apply-to queues onceonly-dead-letters \
     '^onceonly\.[^.]+\.dlq$' '{"queue-mode":"lazy"}' >/dev/null

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The shape of the completion path (ARCHITECTURE.md §1, §5): the retry policy's verdict becomes a
  * completion in {@code completion/} and nowhere else, and the storage below it knows neither the
- * retry policy nor the provider's answer, only the values a completion writes. Read from the
+ * retry policy nor the destination's answer, only the values a completion writes. Read from the
  * sources' imports and qualified names (src/main/java of this module), so a dependency that creeps
  * in fails here first.
  */
@@ -52,16 +52,16 @@ class ArchitectureTest {
     }
     assertThat(sources).as("relay sources under " + root.toAbsolutePath()).hasSizeGreaterThan(50);
     assertThat(sources).containsKeys(STORAGE.toArray(String[]::new));
-    assertThat(sources).containsKeys("retry.Decision", "provider.ProviderResponse");
+    assertThat(sources).containsKeys("retry.Decision", "destination.DeliveryResult");
   }
 
   @Test
-  void theCompletionPathsStorageKnowsNeitherTheRetryPolicyNorTheProvidersAnswer() {
+  void theCompletionPathsStorageKnowsNeitherTheRetryPolicyNorTheDestinationsAnswer() {
     for (String storage : STORAGE) {
       assertThat(references(storage))
           .as(storage + " refers to")
           .noneMatch(r -> r.startsWith(BASE + "retry."))
-          .noneMatch(r -> r.startsWith(BASE + "provider."));
+          .noneMatch(r -> r.startsWith(BASE + "destination."));
     }
   }
 

@@ -38,7 +38,7 @@ public final class ProductionEnvironment {
       variables = List.copyOf(variables);
     }
 
-    /** {@code RECEIPTS_URL (or PROVIDER_URL) for relay.kinds."send_receipt".base-url}. */
+    /** {@code RECEIPTS_URL (or PROVIDER_URL) for relay.destinations."send_receipt".http.url}. */
     public String describe() {
       String first = variables.get(0);
       String others =

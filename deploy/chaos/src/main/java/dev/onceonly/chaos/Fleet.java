@@ -41,16 +41,16 @@ final class Fleet implements AutoCloseable {
           "-Drelay.retry-after-max=5s",
           "-Drelay.stats-refresh=1s",
           "-Drelay.operations.replay-rate-per-second=200",
-          "-Drelay.kinds.\"send_receipt\".connect-timeout=1s",
-          "-Drelay.kinds.\"send_receipt\".read-timeout=3s",
-          "-Drelay.kinds.\"send_receipt\".backoff.initial=200ms",
-          "-Drelay.kinds.\"send_receipt\".backoff.max=2s",
-          "-Drelay.kinds.\"send_receipt\".max-attempts=20",
-          "-Drelay.kinds.\"issue_payout\".connect-timeout=1s",
-          "-Drelay.kinds.\"issue_payout\".read-timeout=3s",
-          "-Drelay.kinds.\"issue_payout\".backoff.initial=200ms",
-          "-Drelay.kinds.\"issue_payout\".backoff.max=2s",
-          "-Drelay.kinds.\"issue_payout\".max-attempts=20");
+          "-Drelay.destinations.\"send_receipt\".http.connect-timeout=1s",
+          "-Drelay.destinations.\"send_receipt\".http.read-timeout=3s",
+          "-Drelay.destinations.\"send_receipt\".backoff.initial=200ms",
+          "-Drelay.destinations.\"send_receipt\".backoff.max=2s",
+          "-Drelay.destinations.\"send_receipt\".max-attempts=20",
+          "-Drelay.destinations.\"issue_payout\".http.connect-timeout=1s",
+          "-Drelay.destinations.\"issue_payout\".http.read-timeout=3s",
+          "-Drelay.destinations.\"issue_payout\".backoff.initial=200ms",
+          "-Drelay.destinations.\"issue_payout\".backoff.max=2s",
+          "-Drelay.destinations.\"issue_payout\".max-attempts=20");
 
   /** The lease above. */
   static final Duration RELAY_LEASE = Duration.ofSeconds(8);

@@ -38,13 +38,13 @@ final class PrivateRabbit implements AutoCloseable {
   }
 
   /**
-   * The policy the README asks of a broker older than 3.12 (this machine's is 3.10): dead-letter
-   * queues keep their messages on disk, not in memory ({@code queue-mode: lazy}), as every classic
-   * queue does from 3.12 on, where the setting is ignored. In the consumer benchmark, with 15,000
-   * dead letters waiting, it cut an invalid message's broker CPU from 0.37-0.41 ms to 0.30-0.34 and
-   * lifted duplicates' rate with 10 % poison from 0.78-0.81 of their rate alone to 0.85-1.01.
-   * Scenario 7, whose dead-letter queues the suite empties before each run, read 0.84 with it,
-   * within the range of twenty-run measures without it (0.81 to 0.88).
+   * The policy docs/dead-letters.md asks of a broker older than 3.12 (this machine's is 3.10):
+   * dead-letter queues keep their messages on disk, not in memory ({@code queue-mode: lazy}), as
+   * every classic queue does from 3.12 on, where the setting is ignored. In the consumer benchmark,
+   * with 15,000 dead letters waiting, it cut an invalid message's broker CPU from 0.37-0.41 ms to
+   * 0.30-0.34 and lifted duplicates' rate with 10 % poison from 0.78-0.81 of their rate alone to
+   * 0.85-1.01. Scenario 7, whose dead-letter queues the suite empties before each run, read 0.84
+   * with it, within the range of twenty-run measures without it (0.81 to 0.88).
    */
   static final String DEAD_LETTER_POLICY = "onceonly-dead-letters";
 

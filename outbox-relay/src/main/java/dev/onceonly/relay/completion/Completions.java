@@ -1,7 +1,7 @@
 package dev.onceonly.relay.completion;
 
+import dev.onceonly.relay.destination.DeliveryResult;
 import dev.onceonly.relay.lease.LeasedRow;
-import dev.onceonly.relay.provider.ProviderResponse;
 import dev.onceonly.relay.retry.Decision;
 import dev.onceonly.relay.retry.RetryPolicy;
 import java.time.Duration;
@@ -34,7 +34,7 @@ public final class Completions {
       RetryPolicy policy,
       LeasedRow row,
       String relayId,
-      ProviderResponse response,
+      DeliveryResult response,
       Instant startedAt,
       Instant finishedAt,
       String traceParent) {
@@ -48,12 +48,12 @@ public final class Completions {
   }
 
   /**
-   * A row of a kind no provider is configured for: dead, never called. Only configured kinds are
-   * leased, so this is a defect, not an operating condition.
+   * A row of a destination not configured here: dead, never called. Only configured destinations
+   * are leased, so this is a defect, not an operating condition.
    */
   public static Completion unrouted(
       LeasedRow row, String relayId, Instant startedAt, Instant finishedAt) {
-    ProviderResponse none = ProviderResponse.noAnswer("no provider configured for " + row.kind());
+    DeliveryResult none = DeliveryResult.noAnswer("no destination configured for " + row.kind());
     return of(
         row,
         relayId,
@@ -68,7 +68,7 @@ public final class Completions {
   public static Completion of(
       LeasedRow row,
       String relayId,
-      ProviderResponse response,
+      DeliveryResult response,
       Decision decision,
       Instant startedAt,
       Instant finishedAt,
@@ -94,8 +94,8 @@ public final class Completions {
               Outcome.RETRY,
               bounded(decision.retryIn()),
               status,
-              ProviderResponse.shorten(response.describe()),
-              ProviderResponse.shorten(response.describe()),
+              DeliveryResult.shorten(response.describe()),
+              DeliveryResult.shorten(response.describe()),
               startedAt,
               finishedAt,
               traceParent);
@@ -106,8 +106,8 @@ public final class Completions {
               Outcome.DEAD,
               Duration.ZERO,
               status,
-              ProviderResponse.shorten(decision.reason()),
-              ProviderResponse.shorten(response.describe()),
+              DeliveryResult.shorten(decision.reason()),
+              DeliveryResult.shorten(response.describe()),
               startedAt,
               finishedAt,
               traceParent);
@@ -117,7 +117,7 @@ public final class Completions {
   /** A call that shutdown gave up waiting for: the row goes back to pending, due now. */
   public static Completion released(
       LeasedRow row, String relayId, String reason, Instant startedAt, Instant now) {
-    String text = ProviderResponse.shorten(reason);
+    String text = DeliveryResult.shorten(reason);
     return new Completion(
         row, relayId, Outcome.RELEASED, Duration.ZERO, null, text, text, startedAt, now, null);
   }
@@ -133,7 +133,7 @@ public final class Completions {
       Instant startedAt,
       Instant now,
       String traceParent) {
-    String text = ProviderResponse.shorten("outcome could not be decided: " + failure);
+    String text = DeliveryResult.shorten("outcome could not be decided: " + failure);
     return new Completion(
         row,
         relayId,

@@ -18,7 +18,7 @@ public interface RelayConfig {
   @WithDefault("50")
   int batchSize();
 
-  /** Most provider calls in flight at once (across all kinds). */
+  /** Most calls in flight at once (across all destinations). */
   @WithDefault("256")
   int maxInFlight();
 
@@ -70,8 +70,11 @@ public interface RelayConfig {
   @WithDefault("15s")
   Duration statsRefresh();
 
-  /** One entry per outbox kind this relay delivers; rows of other kinds are left alone. */
-  Map<String, KindConfig> kinds();
+  /**
+   * One entry per destination this relay delivers to, by name: the outbox rows whose {@code kind}
+   * is that name. Rows naming a destination configured nowhere wait, untouched.
+   */
+  Map<String, DestinationConfig> destinations();
 
   /** The operator API: redaction and replay limits. */
   OperationsConfig operations();
@@ -131,63 +134,5 @@ public interface RelayConfig {
     /** How often the job runs. */
     @WithDefault("10m")
     Duration interval();
-  }
-
-  /** Where and how one outbox kind is delivered. */
-  interface KindConfig {
-
-    /** Base URL of the provider, e.g. {@code http://localhost:8089}. */
-    String baseUrl();
-
-    /** Path of the provider endpoint, e.g. {@code /v1/receipts}. */
-    String path();
-
-    /** Longest wait for a TCP connection to the provider. */
-    @WithDefault("2s")
-    Duration connectTimeout();
-
-    /** Longest wait for the provider's whole response once the request is sent. */
-    @WithDefault("10s")
-    Duration readTimeout();
-
-    /** Attempts after which a row that keeps failing with retryable errors goes dead. */
-    @WithDefault("10")
-    int maxAttempts();
-
-    /** Delay between attempts. */
-    BackoffConfig backoff();
-
-    /** Optional authentication header sent on every call. */
-    AuthConfig auth();
-  }
-
-  /** Exponential backoff: {@code min(max, initial * multiplier^(attempt-1))}, minus jitter. */
-  interface BackoffConfig {
-
-    /** Delay after the first failed attempt. */
-    @WithDefault("1s")
-    Duration initial();
-
-    /** Factor applied per further failed attempt. */
-    @WithDefault("2.0")
-    double multiplier();
-
-    /** Upper bound of the delay before jitter. */
-    @WithDefault("5m")
-    Duration max();
-
-    /** Share of the delay removed at random (0 = none, 1 = anywhere down to zero). */
-    @WithDefault("0.2")
-    double jitter();
-  }
-
-  /** A header such as {@code Authorization}; its value comes from a secret, never from a file. */
-  interface AuthConfig {
-
-    /** Header name; no header is sent when absent. */
-    Optional<String> headerName();
-
-    /** Header value (set from an environment variable or a secret). */
-    Optional<String> headerValue();
   }
 }

@@ -190,7 +190,7 @@ public final class Poller {
     List<LeasedRow> rows =
         repository.lease(
             relayId,
-            settings.kinds(),
+            settings.destinations(),
             floor.value(),
             wanted,
             settings.leaseDuration(),
@@ -206,7 +206,7 @@ public final class Poller {
       // deliveries for 870 ms in the benchmark) then costs at most this, not a poll interval.
       return Math.min(pollMillis, BUSY_WAIT_MILLIS);
     }
-    OptionalLong due = repository.millisUntilNextDue(settings.kinds(), settings.ordering());
+    OptionalLong due = repository.millisUntilNextDue(settings.destinations(), settings.ordering());
     if (due.isEmpty()) {
       return pollMillis;
     }

@@ -5,7 +5,7 @@ import java.util.Set;
 
 /** What a poller needs to know from the configuration. */
 public record PollerSettings(
-    Set<String> kinds,
+    Set<String> destinations,
     int batchSize,
     int maxInFlight,
     Duration leaseDuration,

@@ -3,15 +3,16 @@ package dev.onceonly.relay.dispatch;
 import dev.onceonly.relay.completion.Completer;
 import dev.onceonly.relay.config.RelayConfig;
 import dev.onceonly.relay.config.RelayIdentity;
+import dev.onceonly.relay.destination.Destinations;
 import dev.onceonly.relay.health.SchemaWait;
 import dev.onceonly.relay.lease.OutboxRepository;
-import dev.onceonly.relay.provider.ProviderClients;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.Optional;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -32,6 +33,7 @@ public class RelayRunner {
   private final Completer completer;
   private final PollerSettings settings;
   private final NotifyListener listener;
+  private final Destinations destinations;
   private final String relayId;
   private volatile Poller poller;
 
@@ -40,7 +42,7 @@ public class RelayRunner {
       RelayIdentity identity,
       SchemaWait schemaWait,
       OutboxRepository repository,
-      ProviderClients providers,
+      Destinations destinations,
       Dispatcher dispatcher,
       Completer completer,
       @ConfigProperty(name = "quarkus.datasource.jdbc.url") String url,
@@ -51,8 +53,9 @@ public class RelayRunner {
     this.repository = repository;
     this.dispatcher = dispatcher;
     this.completer = completer;
+    this.destinations = destinations;
     this.relayId = identity.id();
-    this.settings = ConfigChecks.settings(config, providers);
+    this.settings = ConfigChecks.settings(config, destinations, ConfigProvider.getConfig());
     this.listener = new NotifyListener(url, user.orElse(null), password.orElse(null));
   }
 
@@ -69,12 +72,15 @@ public class RelayRunner {
     LOG.infof(
         "outbox relay %s delivering %s (batch %d, in flight %d, lease %s, poll %s, ordering %s)",
         relayId,
-        settings.kinds(),
+        settings.destinations(),
         settings.batchSize(),
         settings.maxInFlight(),
         settings.leaseDuration(),
         settings.pollInterval(),
         settings.ordering() ? "on" : "off");
+    destinations
+        .all()
+        .forEach(r -> LOG.infof("destination %s: %s", r.name(), r.destination().target()));
   }
 
   void onStop(@Observes ShutdownEvent event) {

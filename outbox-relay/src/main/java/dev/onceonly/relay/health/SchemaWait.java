@@ -9,7 +9,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -135,12 +134,10 @@ public class SchemaWait {
   }
 
   private String remedy() {
-    String job =
-        "onceonly-migrate-" + version.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
-    return "on Kubernetes the Job "
-        + job
-        + " of deploy/k8s (kubectl logs job/"
-        + job
-        + "), elsewhere consumer-service once with DB_MIGRATE=true";
+    return "on Kubernetes the migrations Job of release "
+        + version
+        + " (kubectl get jobs -l app.kubernetes.io/component=migrations; its log: kubectl logs"
+        + " -l app.kubernetes.io/component=migrations), elsewhere consumer-service once with"
+        + " DB_MIGRATE=true";
   }
 }

@@ -1,14 +1,14 @@
 package dev.onceonly.relay.retry;
 
-import dev.onceonly.relay.provider.ProviderResponse;
+import dev.onceonly.relay.destination.DeliveryResult;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Decides a row's fate after an attempt: success is delivered; a permanent failure is dead at once;
- * a retryable one waits for the longer of the backoff and the provider's {@code Retry-After} (the
- * latter honoured up to {@code retryAfterMax}), unless it was the last allowed attempt, which makes
- * the row dead.
+ * Decides a row's fate after an attempt, from the result as its destination classified it: success
+ * is delivered; a final failure is dead at once; a retryable one waits for the longer of the
+ * backoff and the provider's {@code Retry-After} (the latter honoured up to {@code retryAfterMax}),
+ * unless it was the last allowed attempt, which makes the row dead.
  */
 public record RetryPolicy(Backoff backoff, int maxAttempts, Duration retryAfterMax) {
 
@@ -26,11 +26,11 @@ public record RetryPolicy(Backoff backoff, int maxAttempts, Duration retryAfterM
    * @param attempt the number of the attempt that produced {@code response}, from 1
    * @param random a uniform draw from [0, 1) for the jitter
    */
-  public Decision decide(ProviderResponse response, int attempt, Instant now, double random) {
-    switch (ResponseClassifier.classify(response)) {
+  public Decision decide(DeliveryResult response, int attempt, Instant now, double random) {
+    switch (response.classification()) {
       case SUCCESS:
         return Decision.delivered();
-      case PERMANENT:
+      case FINAL:
         return Decision.dead("permanent failure: " + response.describe());
       default:
         break;

@@ -66,7 +66,8 @@ class SchemaWaitTest {
     assertThat(gaveUp.get(0))
         .startsWith("outbox schema still missing after PT1S")
         .contains("table outbox.outbox does not exist")
-        .contains("the Job onceonly-migrate-1-2-0-snapshot of deploy/k8s")
+        .contains("the migrations Job of release 1.2.0-SNAPSHOT")
+        .contains("kubectl logs -l app.kubernetes.io/component=migrations")
         .contains("DB_MIGRATE=true");
     assertThat(started).hasValue(0);
     assertThat(wait.waiting()).isFalse();

@@ -36,8 +36,8 @@ class WaitingForSchemaTest {
     @Override
     public Map<String, String> getConfigOverrides() {
       return Map.of(
-          "relay.kinds.\"send_receipt\".base-url", "http://127.0.0.1:9",
-          "relay.kinds.\"issue_payout\".base-url", "http://127.0.0.1:9");
+          "relay.destinations.\"send_receipt\".http.url", "http://127.0.0.1:9/v1/receipts",
+          "relay.destinations.\"issue_payout\".http.url", "http://127.0.0.1:9/v1/payouts");
     }
 
     @Override

@@ -6,7 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.onceonly.relay.completion.CompletionRepository;
 import dev.onceonly.relay.completion.Completions;
-import dev.onceonly.relay.provider.ProviderResponse;
+import dev.onceonly.relay.destination.DeliveryResult;
+import dev.onceonly.relay.destination.DeliveryResult.Classification;
 import dev.onceonly.relay.retry.Decision;
 import dev.onceonly.relay.support.OutboxRows;
 import dev.onceonly.relay.support.OutboxRows.Attempt;
@@ -79,7 +80,7 @@ class LeaseRecoveryTest {
                 Completions.of(
                     zombieLease,
                     "relay-zombie",
-                    ProviderResponse.answered(200, null, "{}"),
+                    DeliveryResult.answered(Classification.SUCCESS, 200, null, "{}"),
                     Decision.delivered(),
                     now,
                     now,
@@ -87,7 +88,7 @@ class LeaseRecoveryTest {
                 Completions.of(
                     zombieLease,
                     "relay-zombie",
-                    ProviderResponse.answered(400, null, "{}"),
+                    DeliveryResult.answered(Classification.FINAL, 400, null, "{}"),
                     Decision.dead("zombie gives up"),
                     now,
                     now,

@@ -42,8 +42,11 @@ public class OutboxTestResource extends PostgresResource {
     int port = freePort();
     System.setProperty(ProviderStub.PORT_PROPERTY, Integer.toString(port));
     Map<String, String> config = new HashMap<>(database);
-    config.put("relay.kinds.\"send_receipt\".base-url", "http://127.0.0.1:" + port);
-    config.put("relay.kinds.\"issue_payout\".base-url", "http://127.0.0.1:" + port);
+    config.put(
+        "relay.destinations.\"send_receipt\".http.url",
+        "http://127.0.0.1:" + port + "/v1/receipts");
+    config.put(
+        "relay.destinations.\"issue_payout\".http.url", "http://127.0.0.1:" + port + "/v1/payouts");
     return config;
   }
 

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
@@ -84,6 +87,60 @@ class MonitoringAsCodeTest {
       if (uid.startsWith("$")) {
         assertThat(variables).as("data source " + uid).contains(uid.replaceAll("[${}]", ""));
       }
+    }
+  }
+
+  @Test
+  void prometheusSelectsEveryRuleAndServiceMonitorByTheLabelsSetInOnePlace() throws IOException {
+    Map<String, String> selector = selectorLabels("deploy/k8s/components/monitoring");
+    assertThat(selector).containsEntry("release", "kube-prometheus-stack");
+    assertSelected(Rendered.overlay("prod"), selector);
+
+    ManifestCopy copy = ManifestCopy.of("selector-labels");
+    copy.edit(
+        "deploy/k8s/components/monitoring/selector-labels.yaml",
+        "value: kube-prometheus-stack",
+        "value: monitoring");
+    Rendered edited = copy.render("deploy/k8s/overlays/prod");
+    assertSelected(edited, Map.of("release", "monitoring"));
+  }
+
+  @Test
+  void everyDashboardQueryFiltersByTheNamespaceVariable() {
+    JsonNode dashboard = PromQl.dashboard();
+    assertThat(dashboard.path("templating").path("list").findValuesAsText("name"))
+        .contains("namespace");
+    List<String> queries = dashboard.path("panels").findValuesAsText("expr");
+    assertThat(queries).hasSizeGreaterThan(20);
+    for (String query : queries) {
+      assertThat(query).contains("namespace=~\"$namespace\"");
+    }
+  }
+
+  /** The labels selector-labels.yaml of {@code component} adds (its JSON patch operations). */
+  static Map<String, String> selectorLabels(String component) throws IOException {
+    Map<String, String> labels = new TreeMap<>();
+    for (JsonNode op : Rendered.YAML.readTree(Repo.read(component + "/selector-labels.yaml"))) {
+      String path = op.path("path").asText();
+      assertThat(path).startsWith("/metadata/labels/");
+      labels.put(
+          path.substring("/metadata/labels/".length()).replace("~1", "/"),
+          op.path("value").asText());
+    }
+    return labels;
+  }
+
+  private static void assertSelected(Rendered rendered, Map<String, String> selector) {
+    List<JsonNode> selected = new ArrayList<>(rendered.all("PrometheusRule"));
+    selected.addAll(rendered.all("ServiceMonitor"));
+    assertThat(selected).hasSize(3);
+    for (JsonNode object : selected) {
+      JsonNode labels = object.path("metadata").path("labels");
+      selector.forEach(
+          (key, value) ->
+              assertThat(labels.path(key).asText())
+                  .as(Rendered.describe(object) + " selected by " + key + "=" + value)
+                  .isEqualTo(value));
     }
   }
 

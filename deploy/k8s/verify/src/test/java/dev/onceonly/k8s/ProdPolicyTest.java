@@ -8,7 +8,6 @@ import dev.onceonly.k8s.ContainerEnv.Variable;
 import dev.onceonly.model.ProductionEnvironment.Requirement;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -86,12 +85,16 @@ class ProdPolicyTest {
       double heap = limit * flag(flags, "MaxRAMPercentage") / 100;
       double metaspace = flag(flags, "MaxMetaspaceSize");
       double codeCache = flag(flags, "ReservedCodeCacheSize");
+      // Netty's and NIO's buffers: unbounded they could grow as large as the heap.
+      double direct = flag(flags, "MaxDirectMemorySize");
       assertThat(heap)
           .as(where + ": heap (MiB) near the benchmarked -Xmx160m")
           .isBetween(128.0, 192.0);
       // Threads, GC structures, symbols and the CDS archive: 48 MiB more (deploy/bench/README.md).
-      assertThat(heap + metaspace + codeCache + 48)
-          .as(where + ": heap + metaspace + code cache + native overhead within the limit")
+      assertThat(heap + metaspace + codeCache + direct + 48)
+          .as(
+              where
+                  + ": heap + metaspace + code cache + direct buffers + JVM overhead in the limit")
           .isLessThanOrEqualTo(limit);
       assertThat(flags).as(where).contains("-XX:+ExitOnOutOfMemoryError");
     }
@@ -260,15 +263,26 @@ class ProdPolicyTest {
   }
 
   @Test
-  void migrationsRunOnceInAVersionedJobAndTheServicesWaitForThem() {
+  void migrationsRunOnceInAJobNamedAfterItsImageAndSettingsAndTheServicesWaitForThem() {
     List<JsonNode> jobs = prod.all("Job");
     assertThat(jobs).hasSize(1);
     JsonNode job = jobs.get(0);
-    String slug = Repo.version().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
-    assertThat(Rendered.name(job)).isEqualTo("onceonly-migrate-" + slug);
     JsonNode container = ContainerEnv.onlyContainer(job);
     assertThat(container.path("image").asText()).contains("/consumer-service:");
+    // The Job reads one ConfigMap, which holds its image too, and carries that ConfigMap's name.
+    assertThat(container.path("envFrom").findValuesAsText("name"))
+        .containsExactly(Rendered.name(job));
+    JsonNode identity = prod.generated("ConfigMap", "onceonly-migrate");
+    assertThat(Rendered.name(identity)).isEqualTo(Rendered.name(job));
+    assertThat(identity.path("data").path("ONCEONLY_MIGRATIONS_IMAGE").asText())
+        .isEqualTo(container.path("image").asText());
     Map<String, Variable> env = ContainerEnv.of(prod, container);
+    Map<String, Variable> services = ContainerEnv.of(prod, container("consumer-service"));
+    for (String setting : List.of("DB_URL", "DB_USER", "RABBITMQ_HOST", "RABBITMQ_VHOST")) {
+      assertThat(env.get(setting).value())
+          .as(setting + ": the Job migrates the database the services use")
+          .isEqualTo(services.get(setting).value());
+    }
     assertThat(env.get("QUARKUS_INIT_AND_EXIT").value()).isEqualTo("true");
     ServiceProperties consumer = new ServiceProperties("consumer-service");
     String migrate = consumer.variable("quarkus.flyway.migrate-at-start");

@@ -28,7 +28,7 @@ final class Promtool {
       } catch (IOException e) {
         throw new IllegalStateException(
             "promtool is not installed: it checks and unit-tests deploy/prometheus/onceonly-rules.yml."
-                + " Install it with: apt-get install prometheus (Debian/Ubuntu; .ci/run does)",
+                + " Install it with: apt-get install prometheus (Debian/Ubuntu; deploy/run-tests.sh does)",
             e);
       }
       String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

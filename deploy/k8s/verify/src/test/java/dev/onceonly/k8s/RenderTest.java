@@ -12,6 +12,9 @@ import org.junit.jupiter.api.Test;
 /** Every overlay renders with kubectl kustomize, into one namespace, without name clashes. */
 class RenderTest {
 
+  /** Kinds that belong to no namespace. */
+  static final Set<String> CLUSTER_SCOPED = Set.of("Namespace", "PriorityClass");
+
   @Test
   void theDevAndProdOverlaysExist() throws IOException {
     assertThat(Rendered.overlays()).contains("dev", "prod");
@@ -31,7 +34,7 @@ class RenderTest {
         assertThat(seen.add(Rendered.describe(object)))
             .as(overlay + ": " + Rendered.describe(object) + " twice")
             .isTrue();
-        if (!object.path("kind").asText().equals("Namespace")) {
+        if (!CLUSTER_SCOPED.contains(object.path("kind").asText())) {
           assertThat(object.path("metadata").path("namespace").asText())
               .as(overlay + ": namespace of " + Rendered.describe(object))
               .isEqualTo(namespace);

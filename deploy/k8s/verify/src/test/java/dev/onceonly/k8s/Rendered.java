@@ -114,6 +114,10 @@ final class Rendered {
     return object.path("kind").asText() + " " + name(object);
   }
 
+  static JsonNode podLabels(JsonNode workload) {
+    return workload.path("spec").path("template").path("metadata").path("labels");
+  }
+
   static JsonNode podSpec(JsonNode workload) {
     return workload.path("spec").path("template").path("spec");
   }

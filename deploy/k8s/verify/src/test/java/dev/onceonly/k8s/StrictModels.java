@@ -17,8 +17,10 @@ import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
 import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 import java.lang.reflect.InvocationTargetException;
@@ -34,7 +36,9 @@ import java.util.Map;
  * ServiceMonitor and PrometheusRule, fabric8's models of those CRDs. Only current GA API versions
  * are known. A field the model does not have (fabric8 keeps it in {@code additionalProperties}), a
  * scalar of the wrong type (no coercion: {@code "2"} is not an int, {@code 8080} is not a string),
- * a name or label the API server would refuse: each is a problem with its path.
+ * a name or label the API server would refuse: each is a problem with its path. Then the API
+ * server's own rules that no schema of types says ({@link ApiRules}: enumerations, a selector that
+ * must select its pods, exclusive fields, ranges).
  */
 final class StrictModels {
 
@@ -50,6 +54,8 @@ final class StrictModels {
           Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
           Map.entry("autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class),
           Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
+          Map.entry("networking.k8s.io/v1/Ingress", Ingress.class),
+          Map.entry("scheduling.k8s.io/v1/PriorityClass", PriorityClass.class),
           Map.entry("monitoring.coreos.com/v1/ServiceMonitor", ServiceMonitor.class),
           Map.entry("monitoring.coreos.com/v1/PrometheusRule", PrometheusRule.class));
 
@@ -125,6 +131,7 @@ final class StrictModels {
         && name.length() > 63) {
       problems.add(where + ": metadata.name is longer than 63 characters");
     }
+    problems.addAll(ApiRules.problems(object));
     labels(metadata.path("labels"), where + " metadata.labels", problems);
     labels(
         object.path("spec").path("template").path("metadata").path("labels"),

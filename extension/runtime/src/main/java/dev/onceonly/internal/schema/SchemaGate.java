@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Executors;
@@ -209,16 +208,19 @@ public class SchemaGate {
   }
 
   private String remedy() {
-    return "on Kubernetes the Job "
-        + migrationsJob(version)
-        + " of deploy/k8s (kubectl logs job/"
-        + migrationsJob(version)
-        + "), elsewhere the service once with quarkus.onceonly.migrate-at-start=true";
+    return migrationsJob(version)
+        + ", elsewhere the service once with quarkus.onceonly.migrate-at-start=true";
   }
 
-  /** The name deploy/k8s gives the migrations Job of a version: one Job per release. */
+  /**
+   * Where deploy/k8s migrates: a Job named after its image and settings (onceonly-migrate-<hash>),
+   * found by its label.
+   */
   static String migrationsJob(String version) {
-    return "onceonly-migrate-" + version.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
+    return "on Kubernetes the migrations Job of release "
+        + version
+        + " (kubectl get jobs -l app.kubernetes.io/component=migrations; its log: kubectl logs"
+        + " -l app.kubernetes.io/component=migrations)";
   }
 
   private static String describe(MigrationInfo migration) {

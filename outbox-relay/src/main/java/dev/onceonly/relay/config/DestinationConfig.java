@@ -1,0 +1,128 @@
+package dev.onceonly.relay.config;
+
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One destination, {@code relay.destinations."<name>".*}: outbox rows whose {@code kind} is {@code
+ * <name>} go there. What is common to every type is here; what a type needs is in its own group
+ * ({@code http.*}), present only for that type.
+ */
+public interface DestinationConfig {
+
+  /** How rows are delivered: {@code http} (the only type so far). */
+  @WithDefault("http")
+  String type();
+
+  /** Attempts after which a row that keeps failing with retryable errors goes dead. */
+  @WithDefault("10")
+  int maxAttempts();
+
+  /** Delay between attempts. */
+  BackoffConfig backoff();
+
+  /** Calls over HTTP; required for {@code type=http}. */
+  Optional<HttpConfig> http();
+
+  /** Exponential backoff: {@code min(max, initial * multiplier^(attempt-1))}, minus jitter. */
+  interface BackoffConfig {
+
+    /** Delay after the first failed attempt. */
+    @WithDefault("1s")
+    Duration initial();
+
+    /** Factor applied per further failed attempt. */
+    @WithDefault("2.0")
+    double multiplier();
+
+    /** Upper bound of the delay before jitter. */
+    @WithDefault("5m")
+    Duration max();
+
+    /** Share of the delay removed at random (0 = none, 1 = anywhere down to zero). */
+    @WithDefault("0.2")
+    double jitter();
+  }
+
+  /** One HTTP call per row: the row's payload is the JSON body. */
+  interface HttpConfig {
+
+    /**
+     * Where to send it, a template: {@code {payload.<field>}} (dotted for nested fields), {@code
+     * {id}}, {@code {idempotencyKey}} and {@code {destination}} are replaced by the row's values,
+     * percent-encoded, e.g. {@code https://labels.example.com/v1/labels/{payload.orderId}}.
+     */
+    String url();
+
+    /** {@code POST}, {@code PUT} or {@code PATCH}. */
+    @WithDefault("POST")
+    String method();
+
+    /** Longest wait for a TCP connection. */
+    @WithDefault("2s")
+    Duration connectTimeout();
+
+    /** Longest wait for the whole response once the request is sent. */
+    @WithDefault("10s")
+    Duration readTimeout();
+
+    /** The header that carries the row's idempotency key, the same on every attempt. */
+    @WithDefault("Idempotency-Key")
+    String idempotencyHeader();
+
+    /** Headers sent as they are on every call (nothing secret: see {@code auth}). */
+    Map<String, String> headers();
+
+    /** Credentials, from a Secret through the environment; never logged. */
+    AuthConfig auth();
+
+    /** Which answers mean delivered and which are worth another attempt; the rest are final. */
+    ResponsesConfig responses();
+  }
+
+  /**
+   * At most one kind of credential: a bearer {@code token}, a {@code username} and {@code password}
+   * (Basic), or an API key as {@code header-name} and {@code header-value}. {@code type} names it
+   * ({@code none}, {@code bearer}, {@code basic}, {@code api-key}); left out, it follows from the
+   * values that are set.
+   */
+  interface AuthConfig {
+
+    /** {@code none}, {@code bearer}, {@code basic} or {@code api-key}; inferred when left out. */
+    Optional<String> type();
+
+    /** Bearer token: {@code Authorization: Bearer <token>}. */
+    Optional<String> token();
+
+    /** Basic user name. */
+    Optional<String> username();
+
+    /** Basic password. */
+    Optional<String> password();
+
+    /** API key header name, e.g. {@code X-Api-Key}. */
+    Optional<String> headerName();
+
+    /** API key header value. */
+    Optional<String> headerValue();
+  }
+
+  /**
+   * Status classes as a list of codes ({@code 409}), ranges ({@code 500-504}) and classes ({@code
+   * 5xx}). {@code success} is checked first, so a provider that answers 409 for a key it already
+   * took can list 409 there.
+   */
+  interface ResponsesConfig {
+
+    /** Answers that mean the destination took the row. */
+    @WithDefault("2xx")
+    List<String> success();
+
+    /** Answers worth another attempt (with backoff and {@code Retry-After}). */
+    @WithDefault("408,409,425,429,5xx")
+    List<String> retryable();
+  }
+}

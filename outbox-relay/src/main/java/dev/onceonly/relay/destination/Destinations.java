@@ -1,0 +1,159 @@
+package dev.onceonly.relay.destination;
+
+import dev.onceonly.relay.config.DestinationConfig;
+import dev.onceonly.relay.config.DestinationConfig.BackoffConfig;
+import dev.onceonly.relay.config.RelayConfig;
+import dev.onceonly.relay.destination.http.HttpDestination;
+import dev.onceonly.relay.destination.http.HttpSettings;
+import dev.onceonly.relay.retry.Backoff;
+import dev.onceonly.relay.retry.RetryPolicy;
+import io.vertx.core.Vertx;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
+
+/**
+ * Every destination configured under {@code relay.destinations}, built and checked at start: a
+ * destination configured wrong (a bad URL template, a missing secret, an unknown type) stops the
+ * relay with one message naming each key at fault. Rows of a destination not configured here are
+ * never leased: they wait, their attempts untouched, until a relay that knows it delivers them.
+ */
+@ApplicationScoped
+public class Destinations {
+
+  /** What a destination's name may be: it is stored in {@code outbox.kind} and used in metrics. */
+  static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,100}");
+
+  /** A destination, the policy that judges its results, and how long one call may take. */
+  public record Route(
+      String name, Destination destination, RetryPolicy policy, Duration longestCall) {}
+
+  private final Map<String, Route> routes = new TreeMap<>();
+
+  public Destinations(RelayConfig config, Vertx vertx) {
+    ErrorBodies errorBodies = new ErrorBodies(config.operations().redactFields());
+    List<String> problems = new ArrayList<>();
+    Set<String> echoes = environmentEchoes(config.destinations().keySet());
+    config
+        .destinations()
+        .forEach(
+            (name, destination) -> {
+              if (echoes.contains(name)) {
+                return;
+              }
+              try {
+                routes.put(name, route(name, destination, config, vertx, errorBodies));
+              } catch (IllegalArgumentException e) {
+                problems.add(e.getMessage());
+              }
+            });
+    if (!problems.isEmpty()) {
+      routes.values().forEach(r -> r.destination().close());
+      throw new IllegalStateException(
+          "outbox destinations configured wrong: " + String.join("; ", problems));
+    }
+  }
+
+  /** The destinations this relay leases rows for; rows of any other stay untouched. */
+  public Set<String> names() {
+    return routes.keySet();
+  }
+
+  public Optional<Route> route(String name) {
+    return Optional.ofNullable(routes.get(name));
+  }
+
+  public List<Route> all() {
+    return List.copyOf(routes.values());
+  }
+
+  /**
+   * Names that only echo another destination's environment variables. SmallRye reads {@code
+   * RELAY_DESTINATIONS__SEND_RECEIPT__HTTP_URL} twice: as a key of {@code "send_receipt"} when that
+   * destination is declared elsewhere (its value lands there), and as a key of a map entry of its
+   * own, named in lower case with {@code _} read as {@code .}: {@code "send.receipt"}. That second
+   * entry is no destination: left in, it would stop the start for a missing URL (an environment
+   * variable with a secret alone) or lease rows nobody writes.
+   */
+  static Set<String> environmentEchoes(Set<String> names) {
+    Set<String> echoes = new TreeSet<>();
+    for (String name : names) {
+      String echo = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", ".");
+      if (!echo.equals(name) && names.contains(echo)) {
+        echoes.add(echo);
+      }
+    }
+    return echoes;
+  }
+
+  /** {@code relay.destinations."<name>".<suffix>}, as messages name a key. */
+  public static String key(String name, String suffix) {
+    return "relay.destinations.\"" + name + "\"." + suffix;
+  }
+
+  private static Route route(
+      String name,
+      DestinationConfig destination,
+      RelayConfig config,
+      Vertx vertx,
+      ErrorBodies errorBodies) {
+    UnaryOperator<String> key = suffix -> key(name, suffix);
+    if (!NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "relay.destinations.\""
+              + name
+              + "\": a destination's name may hold letters, digits and _ . : - (1 to 100)");
+    }
+    RetryPolicy policy = policy(destination, config, key);
+    String type = destination.type().strip().toLowerCase(Locale.ROOT);
+    return switch (type) {
+      case "http" -> {
+        DestinationConfig.HttpConfig http =
+            destination
+                .http()
+                .orElseThrow(
+                    () ->
+                        new IllegalArgumentException(
+                            key.apply("http.url") + " is required for type http"));
+        HttpSettings settings = HttpSettings.of(http, s -> key.apply("http." + s));
+        HttpDestination made =
+            new HttpDestination(name, settings, vertx, config.maxInFlight(), errorBodies);
+        yield new Route(name, made, policy, settings.connectTimeout().plus(settings.readTimeout()));
+      }
+      default ->
+          throw new IllegalArgumentException(
+              key.apply("type") + " must be http, was '" + destination.type() + "'");
+    };
+  }
+
+  private static RetryPolicy policy(
+      DestinationConfig destination, RelayConfig config, UnaryOperator<String> key) {
+    BackoffConfig b = destination.backoff();
+    Backoff backoff;
+    try {
+      backoff = new Backoff(b.initial(), b.multiplier(), b.max(), b.jitter());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(key.apply("backoff") + ": " + e.getMessage());
+    }
+    if (destination.maxAttempts() < 1) {
+      throw new IllegalArgumentException(
+          key.apply("max-attempts") + " must be >= 1, was " + destination.maxAttempts());
+    }
+    return new RetryPolicy(backoff, destination.maxAttempts(), config.retryAfterMax());
+  }
+
+  @PreDestroy
+  void close() {
+    routes.values().forEach(r -> r.destination().close());
+  }
+}

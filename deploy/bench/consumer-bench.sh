@@ -198,7 +198,7 @@ phase() { # <name> <series> <count> <await> [events|poison]
 }
 effects() { # prints "ledger outbox claims balanced"
   "${PG[@]}" -d "$DB" -At -F ' ' -c "SELECT (SELECT count(*) FROM loyalty.point_ledger),
-      (SELECT count(*) FROM outbox.outbox), (SELECT count(*) FROM loyalty.processed_messages),
+      (SELECT count(*) FROM outbox.outbox), (SELECT count(*) FROM onceonly.processed_messages),
       (SELECT coalesce(sum(points), 0) FROM loyalty.balances)
         = (SELECT coalesce(sum(points), 0) FROM loyalty.point_ledger)"
 }

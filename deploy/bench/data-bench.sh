@@ -150,7 +150,7 @@ start_consumer() { # <empty|full>
     DB_URL="jdbc:postgresql://127.0.0.1:5432/${DBS[$t]}" DB_USER=postgres DB_PASSWORD= "${AUTH_ENV[@]}" \
     HTTP_PORT="${HTTP_PORTS[$t]}" MANAGEMENT_PORT="${MGMT_PORTS[$t]}" CONSUMER_THREADS=4 \
     RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest RABBITMQ_VHOST="${VHOSTS[$t]}" \
-    ONCEONLY_CLAIMS_RETENTION_INTERVAL=24h ONCEONLY_CLAIMS_RETENTION_DELAY=24h
+    QUARKUS_ONCEONLY_CLAIMS_RETENTION_INTERVAL=24h QUARKUS_ONCEONLY_CLAIMS_RETENTION_DELAY=24h
   await_ready "consumer-$t" "http://127.0.0.1:${MGMT_PORTS[$t]}"
   say "[setup] consumer-$t ready on database ${DBS[$t]}, vhost ${VHOSTS[$t]} (pid ${PIDS[consumer-$t]})"
 }
@@ -166,9 +166,9 @@ applied() { # <empty|full>: applied messages so far, both consumers
     awk '/^onceonly_consumer_messages_total\{/ && /outcome="applied"/ { s += $NF } END { printf "%.0f", s }'
 }
 claims_size() { # <db>: claims and the size of the partitions, indexes included
-  sql "$1" "SELECT count(*) || ' claims in ' || (SELECT count(*) FROM pg_inherits WHERE inhparent = 'loyalty.processed_messages'::regclass)
+  sql "$1" "SELECT count(*) || ' claims in ' || (SELECT count(*) FROM pg_inherits WHERE inhparent = 'onceonly.processed_messages'::regclass)
       || ' partitions, ' || pg_size_pretty((SELECT sum(pg_total_relation_size(inhrelid)) FROM pg_inherits
-      WHERE inhparent = 'loyalty.processed_messages'::regclass)) FROM loyalty.processed_messages"
+      WHERE inhparent = 'onceonly.processed_messages'::regclass)) FROM onceonly.processed_messages"
 }
 
 if has_part claims || has_part retention; then
@@ -186,7 +186,7 @@ if has_part claims; then
     -f "$SQL/claims-prefill.sql" >/dev/null
   prefill_s=$(calc '%.0f' "$(now_s) - $t0")
   t0=$(now_s)
-  "${PG[@]}" -d "$DB_FULL" -c 'VACUUM ANALYZE loyalty.processed_messages' -c CHECKPOINT
+  "${PG[@]}" -d "$DB_FULL" -c 'VACUUM ANALYZE onceonly.processed_messages' -c CHECKPOINT
   vacuum_s=$(calc '%.0f' "$(now_s) - $t0")
   FULL_SIZE=$(claims_size "$DB_FULL")
   say "[prefill] $FULL_SIZE; insert $prefill_s s, VACUUM ANALYZE + CHECKPOINT $vacuum_s s"
@@ -223,10 +223,10 @@ if has_part claims; then
   for t in empty full; do
     expected=$((2 * (WARMUP + REPS * EVENTS)))
     [[ $t == empty ]] || expected=$((expected + CLAIMS))
-    got=$(sql "${DBS[$t]}" "SELECT count(*) FROM loyalty.processed_messages")
+    got=$(sql "${DBS[$t]}" "SELECT count(*) FROM onceonly.processed_messages")
     [[ $got -eq $expected ]] || die "consumer-$t: $got claims, expected $expected"
   done
-  EXPLAIN_CLAIM=$(sql "$DB_FULL" "EXPLAIN (COSTS OFF) INSERT INTO loyalty.processed_messages (consumer, message_key, payload_sha256, event_date)
+  EXPLAIN_CLAIM=$(sql "$DB_FULL" "EXPLAIN (COSTS OFF) INSERT INTO onceonly.processed_messages (consumer, message_key, payload_sha256, event_date)
       VALUES ('loyalty', 'order-completed:explain', repeat('0', 64), (now() AT TIME ZONE 'UTC')::date) ON CONFLICT DO NOTHING" | tr '\n' ' ' | tr -s ' ')
 fi
 has_part outbox || stop consumer-empty
@@ -245,15 +245,15 @@ drop_day() { # <days back>: the statements of ClaimPartitionRepository (maintain
   local p
   p=$(partition "$1")
   "${PG[@]}" -d "$DB_FULL" -c "SET lock_timeout = '5s'" -c "SET statement_timeout = '120s'" \
-    -c "ALTER TABLE loyalty.processed_messages DETACH PARTITION loyalty.$p CONCURRENTLY" \
-    -c "DROP TABLE IF EXISTS loyalty.$p"
+    -c "ALTER TABLE onceonly.processed_messages DETACH PARTITION onceonly.$p CONCURRENTLY" \
+    -c "DROP TABLE IF EXISTS onceonly.$p"
 }
 delete_day() { # <days back> <out>: batches of DELETE_BATCH until one deletes fewer; EXPLAIN JSON to <out>
   local day batches=$((RETENTION_CLAIMS / DELETE_BATCH + 1)) files=()
   day=$(day_of "$1")
   for _ in $(seq "$batches"); do files+=(-f "$SQL/claims-delete-day.sql"); done
   "${PG[@]}" -d "$DB_FULL" -At -v day="$day" -v batch="$DELETE_BATCH" "${files[@]}" >"$2"
-  [[ $(sql "$DB_FULL" "SELECT count(*) FROM loyalty.processed_messages WHERE event_date = '$day'") -eq 0 ]] ||
+  [[ $(sql "$DB_FULL" "SELECT count(*) FROM onceonly.processed_messages WHERE event_date = '$day'") -eq 0 ]] ||
     die "the batched delete left claims of $day"
 }
 # WAL of one database since <lsn>, read back with pg_walinspect: the records that touch its

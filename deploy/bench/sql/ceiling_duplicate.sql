@@ -5,12 +5,12 @@
 \set k random(1, 20000)
 \set claimed 0
 BEGIN;
-INSERT INTO loyalty.processed_messages (consumer, message_key, payload_sha256, event_date)
+INSERT INTO onceonly.processed_messages (consumer, message_key, payload_sha256, event_date)
 VALUES ('loyalty', concat_ws(':', 'order-completed', 'pgdup-' || :k::text),
         md5('dup-' || :k::text) || md5(:k::text || '-dup'), current_date)
 ON CONFLICT DO NOTHING
 RETURNING 1 AS claimed \aset
 SELECT consumer, message_key, payload_sha256, event_date, processed_at
-  FROM loyalty.processed_messages
+  FROM onceonly.processed_messages
  WHERE consumer = 'loyalty' AND message_key = concat_ws(':', 'order-completed', 'pgdup-' || :k::text);
 COMMIT;

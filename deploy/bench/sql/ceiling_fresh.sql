@@ -11,7 +11,7 @@
 \set cents random(500, 20499)
 \set claimed 0
 BEGIN;
-INSERT INTO loyalty.processed_messages (consumer, message_key, payload_sha256, event_date)
+INSERT INTO onceonly.processed_messages (consumer, message_key, payload_sha256, event_date)
 VALUES ('loyalty', concat_ws(':', 'order-completed', 'pgb-' || :id::text),
         md5(:id::text) || md5('sha-' || :id::text), current_date)
 ON CONFLICT DO NOTHING

@@ -4,10 +4,10 @@
 -- EXPLAIN (ANALYZE, WAL) runs the delete and reports the WAL it wrote; data-bench.sh repeats this
 -- file, one transaction per batch, until a batch deletes fewer than :batch rows.
 EXPLAIN (ANALYZE, WAL, COSTS OFF, TIMING OFF, FORMAT JSON)
-DELETE FROM loyalty.processed_messages
+DELETE FROM onceonly.processed_messages
  WHERE event_date = :'day'
    AND (consumer, message_key, event_date) IN (
        SELECT consumer, message_key, event_date
-         FROM loyalty.processed_messages
+         FROM onceonly.processed_messages
         WHERE event_date = :'day'
         LIMIT :batch);

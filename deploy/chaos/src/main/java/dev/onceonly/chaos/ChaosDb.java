@@ -21,7 +21,7 @@ final class ChaosDb {
   /** Everything the services write. */
   private static final String TABLES =
       """
-      loyalty.processed_messages, loyalty.message_conflicts, loyalty.rejections,
+      onceonly.processed_messages, onceonly.message_conflicts, onceonly.rejections,
       loyalty.balances, loyalty.point_ledger, loyalty.customer_profiles,
       outbox.outbox_attempts, outbox.outbox, outbox.outbox_keys, outbox.outbox_audit
       """;
@@ -62,32 +62,32 @@ final class ChaosDb {
    */
   static final String SQL_DECIDED =
       """
-      SELECT 'receipt_claims', count(*) FROM loyalty.processed_messages
+      SELECT 'receipt_claims', count(*) FROM onceonly.processed_messages
        WHERE consumer = 'receipts' AND message_key LIKE 'order-completed:%'
       UNION ALL
       SELECT 'debited', count(*) FROM loyalty.point_ledger WHERE redemption_id IS NOT NULL
       UNION ALL
-      SELECT 'rejected', count(*) FROM loyalty.rejections
+      SELECT 'rejected', count(*) FROM onceonly.rejections
       UNION ALL
       SELECT 'profiles', count(*) FROM loyalty.customer_profiles
       """;
 
   /** Every claim: its consumer, its key and the start of its transaction. */
   static final String SQL_CLAIMS =
-      "SELECT consumer, message_key, processed_at FROM loyalty.processed_messages";
+      "SELECT consumer, message_key, processed_at FROM onceonly.processed_messages";
 
   /** One figure per name: progress and the counts the invariants need. */
   static final String SQL_FIGURES =
       """
       SELECT 'credited', count(DISTINCT order_id) FROM loyalty.point_ledger WHERE order_id IS NOT NULL
       UNION ALL
-      SELECT 'receipt_claims', count(*) FROM loyalty.processed_messages
+      SELECT 'receipt_claims', count(*) FROM onceonly.processed_messages
        WHERE consumer = 'receipts' AND message_key LIKE 'order-completed:%'
       UNION ALL
       SELECT 'debited', count(DISTINCT redemption_id) FROM loyalty.point_ledger
        WHERE redemption_id IS NOT NULL
       UNION ALL
-      SELECT 'rejected', count(*) FROM loyalty.rejections
+      SELECT 'rejected', count(*) FROM onceonly.rejections
       UNION ALL
       SELECT 'profiles', count(*) FROM loyalty.customer_profiles
       UNION ALL

@@ -30,12 +30,13 @@ class ChaosDbIT {
     try (Connection c = postgres.connect(PrivatePostgres.DATABASE);
         Statement s = c.createStatement()) {
       s.execute("CREATE SCHEMA loyalty");
+      s.execute("CREATE SCHEMA onceonly");
       s.execute("CREATE SCHEMA outbox");
       for (String table :
           new String[] {
-            "loyalty.processed_messages",
-            "loyalty.message_conflicts",
-            "loyalty.rejections",
+            "onceonly.processed_messages",
+            "onceonly.message_conflicts",
+            "onceonly.rejections",
             "loyalty.balances",
             "loyalty.point_ledger",
             "loyalty.customer_profiles",
@@ -79,7 +80,7 @@ class ChaosDbIT {
       awaitTruncateWaiting(service);
       // ... and now asks for the first, which the waiting TRUNCATE holds: a cycle. PostgreSQL
       // aborts the TRUNCATE, the service's read goes through and its transaction commits.
-      s.executeQuery("SELECT count(*) FROM loyalty.processed_messages").close();
+      s.executeQuery("SELECT count(*) FROM onceonly.processed_messages").close();
       service.commit();
 
       emptying.get(30, TimeUnit.SECONDS);
@@ -88,7 +89,7 @@ class ChaosDbIT {
         Statement s = c.createStatement();
         ResultSet rs =
             s.executeQuery(
-                "SELECT (SELECT count(*) FROM loyalty.processed_messages)"
+                "SELECT (SELECT count(*) FROM onceonly.processed_messages)"
                     + " + (SELECT count(*) FROM outbox.outbox_audit)")) {
       rs.next();
       assertThat(rs.getLong(1)).as("rows left after empty()").isZero();

@@ -21,12 +21,12 @@ public final class PipelineDb implements AutoCloseable {
   public static final String SQL_CLAIMS_BY_CONSUMER_AND_NAMESPACE =
       """
       SELECT consumer || '/' || split_part(message_key, ':', 1), count(*)
-        FROM loyalty.processed_messages GROUP BY 1
+        FROM onceonly.processed_messages GROUP BY 1
       """;
 
   public static final String SQL_CLAIMS_OF_KEY =
       """
-      SELECT count(*) FROM loyalty.processed_messages WHERE message_key = ?
+      SELECT count(*) FROM onceonly.processed_messages WHERE message_key = ?
       """;
 
   public static final String SQL_LEDGER_CREDITS =
@@ -56,12 +56,12 @@ public final class PipelineDb implements AutoCloseable {
 
   public static final String SQL_CONFLICTS =
       """
-      SELECT consumer || ' ' || message_key, count(*) FROM loyalty.message_conflicts GROUP BY 1
+      SELECT consumer || ' ' || message_key, count(*) FROM onceonly.message_conflicts GROUP BY 1
       """;
 
   public static final String SQL_REJECTIONS =
       """
-      SELECT consumer || '/' || reason, count(*) FROM loyalty.rejections GROUP BY 1
+      SELECT consumer || '/' || reason, count(*) FROM onceonly.rejections GROUP BY 1
       """;
 
   public static final String SQL_PROFILE_VERSIONS =

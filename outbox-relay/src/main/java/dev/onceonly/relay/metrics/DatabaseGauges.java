@@ -29,10 +29,10 @@ public class DatabaseGauges {
           "outbox.outbox",
           "outbox.outbox_attempts",
           "outbox.outbox_keys",
-          "loyalty.processed_messages",
+          "onceonly.processed_messages",
           "loyalty.point_ledger",
-          "loyalty.message_conflicts",
-          "loyalty.rejections");
+          "onceonly.message_conflicts",
+          "onceonly.rejections");
 
   private static final Logger LOG = Logger.getLogger(DatabaseGauges.class);
 

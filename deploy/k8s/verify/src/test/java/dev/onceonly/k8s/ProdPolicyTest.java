@@ -286,15 +286,14 @@ class ProdPolicyTest {
     assertThat(env.get("QUARKUS_INIT_AND_EXIT").value()).isEqualTo("true");
     ServiceProperties consumer = new ServiceProperties("consumer-service");
     String migrate = consumer.variable("quarkus.flyway.migrate-at-start");
-    assertThat(consumer.variable("quarkus.flyway.outbox-migrations.migrate-at-start"))
-        .isEqualTo(migrate);
+    assertThat(consumer.variable("quarkus.onceonly.migrate-at-start")).isEqualTo(migrate);
     assertThat(env.get(migrate).value()).isEqualTo("true");
     assertThat(Rendered.podSpec(job).path("restartPolicy").asText()).isEqualTo("Never");
     assertThat(job.path("spec").path("backoffLimit").asInt()).isPositive();
     Map<String, Variable> consumerEnv = ContainerEnv.of(prod, container("consumer-service"));
     assertThat(consumerEnv.get(migrate).value()).as("replicas never race DDL").isEqualTo("false");
     // Both services wait for the schema (bounded) rather than crash-loop while the Job runs.
-    assertThat(ServiceProperties.duration(consumer.defaultValue("onceonly.schema-wait")))
+    assertThat(ServiceProperties.duration(consumer.defaultValue("quarkus.onceonly.schema-wait")))
         .isPositive();
     ServiceProperties relay = new ServiceProperties("outbox-relay");
     Variable relayWait =

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 class ProdRolloutTest {
 
   private static final Map<String, String> SCHEMA_WAIT =
-      Map.of("consumer-service", "onceonly.schema-wait", "outbox-relay", "relay.schema-wait");
+      Map.of(
+          "consumer-service", "quarkus.onceonly.schema-wait", "outbox-relay", "relay.schema-wait");
 
   /** How long a new pod may take to be scheduled and pull its image before its wait begins. */
   private static final Duration START_MARGIN = Duration.ofMinutes(5);

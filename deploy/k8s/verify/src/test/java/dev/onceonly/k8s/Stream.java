@@ -116,7 +116,7 @@ final class Stream implements AutoCloseable {
 
   long claims(String consumer) {
     return count(
-        "SELECT count(*) FROM loyalty.processed_messages WHERE consumer = ? AND message_key LIKE ?",
+        "SELECT count(*) FROM onceonly.processed_messages WHERE consumer = ? AND message_key LIKE ?",
         consumer,
         "order-completed:" + run + "-%");
   }

@@ -43,8 +43,7 @@ public class PlatformMigrations {
     histories.put(
         "outbox",
         configure(dataSource, OutboxSchema.SCHEMA, OutboxSchema.HISTORY_TABLE, OUTBOX)
-            // V4_1 and V4_2 came after V5: a lower version missing from a deployed history applies.
-            .outOfOrder(true)
+            .configuration(OutboxSchema.flywaySettings())
             .load());
   }
 

@@ -208,6 +208,19 @@ class OnceOnlyProcessor {
           .forEach(
               (key, value) ->
                   defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + key, value)));
+      // A lost broker makes the service not ready, never not live: a restart cannot bring a
+      // broker back, and the liveness probe would restart every consumer after its timeout.
+      defaults.produce(
+          new RunTimeConfigurationDefaultBuildItem(
+              "quarkus.messaging.health." + c.channel() + ".liveness.enabled", "false"));
+    }
+    if (!consumers.all().isEmpty()) {
+      // The connector reconnects every 10 s for as long as an outage lasts (its own default gives
+      // up after 100 attempts, leaving a live service that consumes nothing).
+      defaults.produce(
+          new RunTimeConfigurationDefaultBuildItem("rabbitmq-reconnect-attempts", "2147483647"));
+      defaults.produce(
+          new RunTimeConfigurationDefaultBuildItem("rabbitmq-reconnect-interval", "10"));
     }
   }
 

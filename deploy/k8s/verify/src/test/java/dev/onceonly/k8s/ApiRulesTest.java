@@ -122,6 +122,27 @@ class ApiRulesTest {
             + " 10.0.0.0/8");
   }
 
+  @Test
+  void monitoringObjectsFollowTheirCustomResourceDefinitions() {
+    assertRefused(
+        "ServiceMonitor",
+        "outbox-relay",
+        m -> ((ObjectNode) m.path("spec").path("endpoints").get(0)).put("scheme", "ftp"),
+        "ServiceMonitor outbox-relay: $.spec.endpoints[0].scheme");
+    assertRefused(
+        "ServiceMonitor",
+        "consumer-service",
+        m -> ((ObjectNode) m.path("spec").path("endpoints").get(0)).put("intervall", "30s"),
+        "ServiceMonitor consumer-service: $.spec.endpoints[0]: property 'intervall' is not defined");
+    assertRefused(
+        "PrometheusRule",
+        "onceonly",
+        r ->
+            ((ObjectNode) r.path("spec").path("groups").get(0).path("rules").get(0))
+                .put("for", "10 minutes"),
+        "PrometheusRule onceonly: $.spec.groups[0].rules[0].for");
+  }
+
   private static void assertRefused(
       String kind, String name, Consumer<JsonNode> mistake, String problem) {
     JsonNode object = prod.one(kind, name).deepCopy();

@@ -38,7 +38,8 @@ import java.util.Map;
  * scalar of the wrong type (no coercion: {@code "2"} is not an int, {@code 8080} is not a string),
  * a name or label the API server would refuse: each is a problem with its path. Then the API
  * server's own rules that no schema of types says ({@link ApiRules}: enumerations, a selector that
- * must select its pods, exclusive fields, ranges).
+ * must select its pods, exclusive fields, ranges), and for the Prometheus Operator's kinds the
+ * schema of its CustomResourceDefinition ({@link CrdSchemas}).
  */
 final class StrictModels {
 
@@ -132,6 +133,9 @@ final class StrictModels {
       problems.add(where + ": metadata.name is longer than 63 characters");
     }
     problems.addAll(ApiRules.problems(object));
+    if (CrdSchemas.covers(kind)) {
+      problems.addAll(CrdSchemas.problems(object));
+    }
     labels(metadata.path("labels"), where + " metadata.labels", problems);
     labels(
         object.path("spec").path("template").path("metadata").path("labels"),

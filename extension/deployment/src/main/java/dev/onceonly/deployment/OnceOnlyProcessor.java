@@ -49,6 +49,7 @@ import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.IndexDependencyBuildItem;
 import io.quarkus.deployment.builditem.InitTaskCompletedBuildItem;
 import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
 import io.quarkus.deployment.builditem.ServiceStartBuildItem;
@@ -300,15 +301,21 @@ class OnceOnlyProcessor {
     initialised.produce(new InitTaskCompletedBuildItem(FEATURE));
   }
 
-  /** The operator REST API, when {@code quarkus.onceonly.api.enabled}. */
+  /**
+   * The operator REST API, when {@code quarkus.onceonly.api.enabled}, with the HTTP conventions it
+   * answers by (shared-web: problem+json errors, strict parameters, the body limit, the cross-site
+   * guard). Without it the platform adds nothing to the service's HTTP behaviour.
+   */
   @BuildStep
   void operatorApi(
       OnceOnlyBuildConfig config,
       BuildProducer<AdditionalIndexedClassesBuildItem> indexed,
+      BuildProducer<IndexDependencyBuildItem> dependencies,
       BuildProducer<AdditionalBeanBuildItem> beans) {
     if (!config.api().enabled()) {
       return;
     }
+    dependencies.produce(new IndexDependencyBuildItem("dev.onceonly", "shared-web"));
     indexed.produce(
         new AdditionalIndexedClassesBuildItem(
             ClaimsResource.class.getName(),

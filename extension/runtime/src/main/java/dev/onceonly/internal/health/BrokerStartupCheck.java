@@ -1,5 +1,6 @@
 package dev.onceonly.internal.health;
 
+import dev.onceonly.internal.catalog.ConsumerCatalog;
 import dev.onceonly.internal.config.OnceOnlyConfig;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.event.Observes;
@@ -26,18 +27,26 @@ public class BrokerStartupCheck {
   private final String host;
   private final int port;
   private final Duration timeout;
+  private final boolean consumes;
 
   public BrokerStartupCheck(
-      @ConfigProperty(name = "rabbitmq-host") String host,
-      @ConfigProperty(name = "rabbitmq-port") int port,
-      OnceOnlyConfig config) {
+      @ConfigProperty(name = "rabbitmq-host", defaultValue = "localhost") String host,
+      @ConfigProperty(name = "rabbitmq-port", defaultValue = "5672") int port,
+      OnceOnlyConfig config,
+      ConsumerCatalog catalog) {
     this.host = host;
     this.port = port;
     this.timeout = config.broker().startupTimeout();
+    this.consumes = !catalog.all().isEmpty();
   }
 
+  /**
+   * Only where a consumer reads from the broker: a service that only writes the outbox needs none.
+   */
   void onStart(@Observes StartupEvent event) {
-    requireReachable(host, port, timeout);
+    if (consumes) {
+      requireReachable(host, port, timeout);
+    }
   }
 
   /** Returns once something accepts connections at host:port; throws after {@code timeout}. */

@@ -74,8 +74,9 @@ start() {
   pid=$(running_pid)
   [[ -z $pid ]] || die "a broker runs already on port $port with $dir (pid $pid)"
   build_if_missing
-  local from=0
-  [[ -f $log ]] && from=$(stat -c %s "$log")
+  touch "$log"
+  local from
+  from=$(stat -c %s "$log")
   # shellcheck disable=SC2086 # JAVA_OPTS is a list of options
   nohup java $JAVA_OPTS -cp "$MODULE/target/classes:$MODULE/target/lib/*" "$MAIN" \
     --port="$port" --controller-port="$((port + 1))" --data-dir="$dir" "$@" \

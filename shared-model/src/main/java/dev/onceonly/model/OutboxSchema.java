@@ -19,7 +19,7 @@ public final class OutboxSchema {
   public static final String HISTORY_TABLE = "flyway_outbox_history";
 
   /** The newest migration version a relay of this build needs. */
-  public static final String REQUIRED_VERSION = "5";
+  public static final String REQUIRED_VERSION = "6";
 
   /** The {@code LISTEN}/{@code NOTIFY} channel a commit that wrote outbox rows notifies. */
   public static final String NOTIFY_CHANNEL = "outbox";

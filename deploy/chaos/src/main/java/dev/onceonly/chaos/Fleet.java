@@ -31,7 +31,8 @@ final class Fleet implements AutoCloseable {
    * 20 attempts instead of 10: with backoff cut from minutes to 2 s, 10 attempts span about half a
    * minute of a bad provider where the services' defaults span about nine (1 s doubling to 256 s),
    * and two full runs each parked one row of 2,134 at 10 attempts (a hang past the read timeout
-   * also costs the retries that meet the 409 of the call still in progress).
+   * also costs the retries that meet the 409 of the call still in progress). A destination's
+   * breaker, opened by 10 outages in a row, probes after 2 s instead of 30 s, in proportion.
    */
   static final List<String> RELAY_SETTINGS =
       List.of(
@@ -46,11 +47,13 @@ final class Fleet implements AutoCloseable {
           "-Drelay.destinations.\"send_receipt\".backoff.initial=200ms",
           "-Drelay.destinations.\"send_receipt\".backoff.max=2s",
           "-Drelay.destinations.\"send_receipt\".max-attempts=20",
+          "-Drelay.destinations.\"send_receipt\".breaker.cool-down=2s",
           "-Drelay.destinations.\"issue_payout\".http.connect-timeout=1s",
           "-Drelay.destinations.\"issue_payout\".http.read-timeout=3s",
           "-Drelay.destinations.\"issue_payout\".backoff.initial=200ms",
           "-Drelay.destinations.\"issue_payout\".backoff.max=2s",
-          "-Drelay.destinations.\"issue_payout\".max-attempts=20");
+          "-Drelay.destinations.\"issue_payout\".max-attempts=20",
+          "-Drelay.destinations.\"issue_payout\".breaker.cool-down=2s");
 
   /** The lease above. */
   static final Duration RELAY_LEASE = Duration.ofSeconds(8);

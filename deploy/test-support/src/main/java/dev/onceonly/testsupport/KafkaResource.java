@@ -13,8 +13,8 @@ import org.testcontainers.kafka.KafkaContainer;
  * partitions} (of a topic created on first use, default 1).
  *
  * <p>Provides {@code kafka.bootstrap.servers} and {@code
- * mp.messaging.connector.smallrye-kafka.bootstrap.servers}; either one set turns Quarkus' Kafka Dev
- * Services off.
+ * mp.messaging.connector.smallrye-kafka.bootstrap.servers}. The service itself sets {@code
+ * quarkus.kafka.devservices.enabled=false}, as it does for PostgreSQL and RabbitMQ.
  */
 public class KafkaResource implements QuarkusTestResourceLifecycleManager {
 

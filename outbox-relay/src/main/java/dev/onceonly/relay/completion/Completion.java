@@ -14,6 +14,8 @@ import java.time.Instant;
  * @param rowError the row's {@code last_error} after this completion (null when delivered)
  * @param attemptError the attempt's {@code error} (null when delivered)
  * @param traceParent the W3C trace context the attempt was sent with (null when none)
+ * @param counted whether the attempt counts against the row's attempt budget: not when the
+ *     destination's circuit breaker was open (the row waits for it without spending its budget)
  */
 public record Completion(
     LeasedRow row,
@@ -25,4 +27,5 @@ public record Completion(
     String attemptError,
     Instant startedAt,
     Instant finishedAt,
-    String traceParent) {}
+    String traceParent,
+    boolean counted) {}

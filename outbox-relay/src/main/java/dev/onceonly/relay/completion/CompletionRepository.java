@@ -27,19 +27,27 @@ public class CompletionRepository {
    * nothing to the row; every attempt is recorded either way ({@code lease_lost} when the fence did
    * not hold), unless retention already removed the row. Arrays, one element per completion: id,
    * attempt, relay, outcome, HTTP status, retry delay (ms), the row's new {@code last_error}, the
-   * attempt's error, start and end (microseconds since the epoch), the attempt's traceparent.
-   * Returns each recorded attempt's id, number and outcome. The ids come twice more, as the list
-   * both reads of {@code outbox.outbox} look up by primary key: joined to the unnested input alone,
-   * PostgreSQL may plan a scan of every waiting row, or of the whole table, per batch (a plan
-   * cached while the statistics said "few rows" read millions of tuples a second under a backlog).
+   * attempt's error, start and end (microseconds since the epoch), the attempt's traceparent,
+   * whether it counts against the row's budget (one that does not raises {@code attempts_at_retry},
+   * so {@code attempts - attempts_at_retry} stays where it was), the destination. Returns each
+   * recorded attempt's id, number and outcome. The ids come twice more, as the list both reads of
+   * {@code outbox.outbox} look up by primary key: joined to the unnested input alone, PostgreSQL
+   * may plan a scan of every waiting row, or of the whole table, per batch (a plan cached while the
+   * statistics said "few rows" read millions of tuples a second under a backlog). The destinations
+   * come once more for the same reason: statistics taken when no row was in flight make the
+   * per-destination lease index (V6: {@code (kind, id)} over waiting rows) look empty, and without
+   * the kinds the update scanned all of it (5,100 entries for 50 completions in {@code
+   * CompletionPlanTest}); with them it reads the batch's entries only.
    */
   static final String SQL_COMPLETE =
       """
       WITH input AS (
           SELECT * FROM unnest(?::bigint[], ?::int[], ?::text[], ?::text[], ?::int[], ?::bigint[],
-                               ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[])
+                               ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[],
+                               ?::boolean[], ?::text[])
                  AS i(id, attempt, relay_id, outcome, http_status, retry_ms,
-                      row_error, attempt_error, started_at, finished_at, trace_parent)),
+                      row_error, attempt_error, started_at, finished_at, trace_parent,
+                      counted, destination)),
       done AS (
           UPDATE outbox.outbox o
              SET status = CASE i.outcome WHEN 'delivered' THEN 'delivered'
@@ -52,20 +60,22 @@ public class CompletionRepository {
                  lease_owner = NULL, lease_until = NULL,
                  last_http_status = CASE WHEN i.outcome = 'released' THEN o.last_http_status
                                          ELSE i.http_status END,
-                 last_error = i.row_error
+                 last_error = i.row_error,
+                 attempts_at_retry = CASE WHEN i.counted THEN o.attempts_at_retry
+                                          ELSE o.attempts_at_retry + 1 END
             FROM input i
-           WHERE o.id = ANY (?::bigint[]) AND o.id = i.id
+           WHERE o.id = ANY (?::bigint[]) AND o.kind = ANY (?::text[]) AND o.id = i.id
              AND o.lease_owner = i.relay_id AND o.attempts = i.attempt
              AND o.status = 'in_flight'
           RETURNING o.id, o.attempts)
       INSERT INTO outbox.outbox_attempts
              (outbox_id, attempt, relay_id, started_at, finished_at, outcome, http_status, error,
-              trace_parent)
+              trace_parent, destination)
       SELECT i.id, i.attempt, i.relay_id,
              timestamptz 'epoch' + i.started_at * interval '1 microsecond',
              timestamptz 'epoch' + i.finished_at * interval '1 microsecond',
              CASE WHEN d.id IS NULL THEN 'lease_lost' ELSE i.outcome END, i.http_status,
-             i.attempt_error, i.trace_parent
+             i.attempt_error, i.trace_parent, i.destination
         FROM input i LEFT JOIN done d ON d.id = i.id AND d.attempts = i.attempt
        WHERE EXISTS (SELECT 1 FROM outbox.outbox x WHERE x.id = ANY (?::bigint[]) AND x.id = i.id)
       RETURNING outbox_id, attempt, outcome
@@ -98,6 +108,8 @@ public class CompletionRepository {
     Long[] started = new Long[n];
     Long[] finished = new Long[n];
     String[] traceParents = new String[n];
+    Boolean[] counted = new Boolean[n];
+    String[] destinations = new String[n];
     for (int i = 0; i < n; i++) {
       Completion c = completions.get(i);
       if (!WRITABLE.contains(c.outcome())) {
@@ -114,6 +126,8 @@ public class CompletionRepository {
       started[i] = epochMicros(c.startedAt());
       finished[i] = epochMicros(c.finishedAt());
       traceParents[i] = c.traceParent();
+      counted[i] = c.counted();
+      destinations[i] = c.row().kind();
     }
     return jdbc.inTransaction(
         connection -> {
@@ -130,9 +144,12 @@ public class CompletionRepository {
             statement.setArray(9, connection.createArrayOf("int8", started));
             statement.setArray(10, connection.createArrayOf("int8", finished));
             statement.setArray(11, connection.createArrayOf("text", traceParents));
+            statement.setArray(12, connection.createArrayOf("bool", counted));
+            statement.setArray(13, connection.createArrayOf("text", destinations));
             Array idList = connection.createArrayOf("int8", ids);
-            statement.setArray(12, idList);
-            statement.setArray(13, idList);
+            statement.setArray(14, idList);
+            statement.setArray(15, connection.createArrayOf("text", destinations));
+            statement.setArray(16, idList);
             try (ResultSet rs = statement.executeQuery()) {
               while (rs.next()) {
                 recorded

@@ -27,41 +27,65 @@ public final class Completions {
   private Completions() {}
 
   /**
-   * The policy's verdict on an answered (or unanswered) call, as a completion; if the decision
-   * itself fails, the row is {@link #undecided} and retried a little later.
+   * The policy's verdict on an answered (or unanswered) call, as a completion; {@code counted} says
+   * whether the attempt counts against the row's budget (not while its destination's breaker is
+   * open). If the decision itself fails, the row is {@link #undecided} and retried a little later.
    */
   public static Completion decide(
       RetryPolicy policy,
       LeasedRow row,
       String relayId,
       DeliveryResult response,
+      boolean counted,
       Instant startedAt,
       Instant finishedAt,
       String traceParent) {
     try {
       double random = ThreadLocalRandom.current().nextDouble();
-      Decision decision = policy.decide(response, row.budgetAttempt(), finishedAt, random);
-      return of(row, relayId, response, decision, startedAt, finishedAt, traceParent);
+      Decision decision = policy.decide(response, row.budgetAttempt(), counted, finishedAt, random);
+      Completion made = of(row, relayId, response, decision, startedAt, finishedAt, traceParent);
+      return counted ? made : uncounted(made);
     } catch (RuntimeException e) {
       return undecided(row, relayId, e, startedAt, finishedAt, traceParent);
     }
   }
 
   /**
-   * A row of a destination not configured here: dead, never called. Only configured destinations
-   * are leased, so this is a defect, not an operating condition.
+   * A row of a destination not configured here: never called, back to pending a little later, its
+   * attempt not counted. Only configured destinations are leased, so this is a defect, not an
+   * operating condition; it never costs the row its budget.
    */
   public static Completion unrouted(
       LeasedRow row, String relayId, Instant startedAt, Instant finishedAt) {
-    DeliveryResult none = DeliveryResult.noAnswer("no destination configured for " + row.kind());
-    return of(
+    String text = "no destination '" + row.kind() + "' configured on relay " + relayId;
+    return new Completion(
         row,
         relayId,
-        none,
-        Decision.dead(none.describe()),
+        Outcome.RETRY,
+        UNDECIDED_DELAY,
+        null,
+        text,
+        text,
         startedAt,
         finishedAt,
-        row.traceParent());
+        row.traceParent(),
+        false);
+  }
+
+  /** {@code done} with its attempt not counted against the row's budget. */
+  static Completion uncounted(Completion done) {
+    return new Completion(
+        done.row(),
+        done.relayId(),
+        done.outcome(),
+        done.retryIn(),
+        done.httpStatus(),
+        done.rowError(),
+        done.attemptError(),
+        done.startedAt(),
+        done.finishedAt(),
+        done.traceParent(),
+        false);
   }
 
   /** An answered (or unanswered) call and the policy's verdict on it. */
@@ -86,7 +110,8 @@ public final class Completions {
               null,
               startedAt,
               finishedAt,
-              traceParent);
+              traceParent,
+              true);
       case RETRY ->
           new Completion(
               row,
@@ -98,7 +123,8 @@ public final class Completions {
               DeliveryResult.shorten(response.describe()),
               startedAt,
               finishedAt,
-              traceParent);
+              traceParent,
+              true);
       case DEAD ->
           new Completion(
               row,
@@ -110,7 +136,8 @@ public final class Completions {
               DeliveryResult.shorten(response.describe()),
               startedAt,
               finishedAt,
-              traceParent);
+              traceParent,
+              true);
     };
   }
 
@@ -119,7 +146,17 @@ public final class Completions {
       LeasedRow row, String relayId, String reason, Instant startedAt, Instant now) {
     String text = DeliveryResult.shorten(reason);
     return new Completion(
-        row, relayId, Outcome.RELEASED, Duration.ZERO, null, text, text, startedAt, now, null);
+        row,
+        relayId,
+        Outcome.RELEASED,
+        Duration.ZERO,
+        null,
+        text,
+        text,
+        startedAt,
+        now,
+        null,
+        true);
   }
 
   /**
@@ -144,7 +181,8 @@ public final class Completions {
         text,
         startedAt,
         now,
-        traceParent);
+        traceParent,
+        true);
   }
 
   /** {@code delay} within {@code [0, LONGEST_DELAY]}. */

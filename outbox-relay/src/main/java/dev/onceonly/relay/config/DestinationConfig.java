@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
 
 /**
  * One destination, {@code relay.destinations."<name>".*}: outbox rows whose {@code kind} is {@code
@@ -17,12 +19,25 @@ public interface DestinationConfig {
   @WithDefault("http")
   String type();
 
+  /**
+   * Most calls to this destination at once from one relay, counting calls whose outcome is not
+   * written yet; also its connection pool. Default: {@code relay.max-in-flight}. Rows beyond it
+   * stay pending and take none of the other destinations' room.
+   */
+  OptionalInt maxInFlight();
+
+  /** Most calls started per second by one relay (a token bucket of a second's worth); none. */
+  OptionalDouble rateLimit();
+
   /** Attempts after which a row that keeps failing with retryable errors goes dead. */
   @WithDefault("10")
   int maxAttempts();
 
   /** Delay between attempts. */
   BackoffConfig backoff();
+
+  /** Stops calling a destination that looks down, and probes it before resuming. */
+  BreakerConfig breaker();
 
   /** Calls over HTTP; required for {@code type=http}. */
   Optional<HttpConfig> http();
@@ -45,6 +60,28 @@ public interface DestinationConfig {
     /** Share of the delay removed at random (0 = none, 1 = anywhere down to zero). */
     @WithDefault("0.2")
     double jitter();
+  }
+
+  /**
+   * A circuit breaker: after {@code failure-threshold} outages in a row (no answer, timeout, 5xx)
+   * the relay leases none of the destination's rows for {@code cool-down}, then sends one probe;
+   * success closes it, an outage opens it again. Rows wait meanwhile without spending attempts, and
+   * so do those whose calls fail while it is open: a provider down for longer than the whole retry
+   * budget leaves no dead row.
+   */
+  interface BreakerConfig {
+
+    /** Whether the breaker is on. */
+    @WithDefault("true")
+    boolean enabled();
+
+    /** Outages in a row that open it. */
+    @WithDefault("10")
+    int failureThreshold();
+
+    /** How long it stays open before a probe. */
+    @WithDefault("30s")
+    Duration coolDown();
   }
 
   /** One HTTP call per row: the row's payload is the JSON body. */

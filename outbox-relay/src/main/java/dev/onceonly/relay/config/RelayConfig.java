@@ -18,7 +18,10 @@ public interface RelayConfig {
   @WithDefault("50")
   int batchSize();
 
-  /** Most calls in flight at once (across all destinations). */
+  /**
+   * Most calls in flight at once to one destination, unless its own {@code max-in-flight} says
+   * otherwise: each destination has room of its own, so one that hangs never takes another's.
+   */
   @WithDefault("256")
   int maxInFlight();
 

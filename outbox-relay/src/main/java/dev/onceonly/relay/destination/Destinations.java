@@ -2,9 +2,12 @@ package dev.onceonly.relay.destination;
 
 import dev.onceonly.relay.config.DestinationConfig;
 import dev.onceonly.relay.config.DestinationConfig.BackoffConfig;
+import dev.onceonly.relay.config.DestinationConfig.BreakerConfig;
 import dev.onceonly.relay.config.RelayConfig;
 import dev.onceonly.relay.destination.http.HttpDestination;
 import dev.onceonly.relay.destination.http.HttpSettings;
+import dev.onceonly.relay.isolation.Breaker;
+import dev.onceonly.relay.isolation.TokenBucket;
 import dev.onceonly.relay.retry.Backoff;
 import dev.onceonly.relay.retry.RetryPolicy;
 import io.vertx.core.Vertx;
@@ -21,6 +24,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
+import org.jboss.logging.Logger;
 
 /**
  * Every destination configured under {@code relay.destinations}, built and checked at start: a
@@ -31,12 +35,23 @@ import java.util.regex.Pattern;
 @ApplicationScoped
 public class Destinations {
 
+  private static final Logger LOG = Logger.getLogger(Destinations.class);
+
   /** What a destination's name may be: it is stored in {@code outbox.kind} and used in metrics. */
   static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,100}");
 
-  /** A destination, the policy that judges its results, and how long one call may take. */
+  /**
+   * A destination, the policy that judges its results, how long one call may take, and its limits
+   * in one relay: calls at once, its circuit breaker, its rate limit (null when none).
+   */
   public record Route(
-      String name, Destination destination, RetryPolicy policy, Duration longestCall) {}
+      String name,
+      Destination destination,
+      RetryPolicy policy,
+      Duration longestCall,
+      int maxInFlight,
+      Breaker breaker,
+      TokenBucket rateLimit) {}
 
   private final Map<String, Route> routes = new TreeMap<>();
 
@@ -115,8 +130,16 @@ public class Destinations {
               + "\": a destination's name may hold letters, digits and _ . : - (1 to 100)");
     }
     RetryPolicy policy = policy(destination, config, key);
+    int maxInFlight = destination.maxInFlight().orElse(config.maxInFlight());
+    if (maxInFlight < 1) {
+      throw new IllegalArgumentException(
+          key.apply("max-in-flight") + " must be >= 1, was " + maxInFlight);
+    }
+    TokenBucket rate = rateLimit(destination, key);
     String type = destination.type().strip().toLowerCase(Locale.ROOT);
-    return switch (type) {
+    Destination made;
+    Duration longestCall;
+    switch (type) {
       case "http" -> {
         DestinationConfig.HttpConfig http =
             destination
@@ -126,14 +149,70 @@ public class Destinations {
                         new IllegalArgumentException(
                             key.apply("http.url") + " is required for type http"));
         HttpSettings settings = HttpSettings.of(http, s -> key.apply("http." + s));
-        HttpDestination made =
-            new HttpDestination(name, settings, vertx, config.maxInFlight(), errorBodies);
-        yield new Route(name, made, policy, settings.connectTimeout().plus(settings.readTimeout()));
+        longestCall = settings.connectTimeout().plus(settings.readTimeout());
+        made = new HttpDestination(name, settings, vertx, maxInFlight, errorBodies);
       }
       default ->
           throw new IllegalArgumentException(
               key.apply("type") + " must be http, was '" + destination.type() + "'");
-    };
+    }
+    try {
+      return new Route(
+          name,
+          made,
+          policy,
+          longestCall,
+          maxInFlight,
+          breaker(name, destination.breaker(), longestCall, key),
+          rate);
+    } catch (IllegalArgumentException e) {
+      made.close();
+      throw e;
+    }
+  }
+
+  private static TokenBucket rateLimit(DestinationConfig destination, UnaryOperator<String> key) {
+    if (destination.rateLimit().isEmpty()) {
+      return null;
+    }
+    try {
+      return new TokenBucket(destination.rateLimit().getAsDouble(), System.nanoTime());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(key.apply("rate-limit") + ": " + e.getMessage());
+    }
+  }
+
+  private static Breaker breaker(
+      String name, BreakerConfig config, Duration longestCall, UnaryOperator<String> key) {
+    try {
+      // A probe whose result never came (its call was lost) stops holding the next one back
+      // once it would have timed out, with a margin.
+      return new Breaker(
+          config.enabled(),
+          config.failureThreshold(),
+          config.coolDown(),
+          longestCall.plusSeconds(5),
+          (from, to) -> transition(name, config, from, to));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(key.apply("breaker") + ": " + e.getMessage());
+    }
+  }
+
+  private static void transition(
+      String name, BreakerConfig config, Breaker.State from, Breaker.State to) {
+    switch (to) {
+      case OPEN ->
+          LOG.warnf(
+              "destination %s looks down (%s): no calls for %s, its rows wait without spending"
+                  + " attempts, then one probe",
+              name,
+              from == Breaker.State.HALF_OPEN
+                  ? "the probe failed"
+                  : config.failureThreshold() + " outages in a row",
+              config.coolDown());
+      case HALF_OPEN -> LOG.infof("destination %s: cool-down over, sending one probe", name);
+      case CLOSED -> LOG.infof("destination %s answers again: calls resume", name);
+    }
   }
 
   private static RetryPolicy policy(

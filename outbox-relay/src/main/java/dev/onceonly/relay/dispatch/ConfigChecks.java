@@ -37,9 +37,7 @@ final class ConfigChecks {
               + ", connect + read timeout)");
     }
     return new PollerSettings(
-        names,
         config.batchSize(),
-        config.maxInFlight(),
         config.leaseDuration(),
         config.pollInterval(),
         config.coalesce(),

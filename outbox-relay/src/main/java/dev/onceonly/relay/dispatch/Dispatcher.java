@@ -45,9 +45,19 @@ public class Dispatcher {
         .send(row, traceParent)
         .thenApply(
             response -> {
+              // While the destination's breaker is open, a failed call does not count against
+              // the row's budget: rows wait out an outage instead of going dead.
+              boolean counted = route.breaker().record(response.outage(), System.nanoTime());
               Completion completion =
                   Completions.decide(
-                      route.policy(), row, relayId, response, started, Instant.now(), traceParent);
+                      route.policy(),
+                      row,
+                      relayId,
+                      response,
+                      counted,
+                      started,
+                      Instant.now(),
+                      traceParent);
               DeliveryTracing.finish(span, completion);
               return completion;
             });

@@ -4,12 +4,15 @@ import dev.onceonly.relay.completion.Completer;
 import dev.onceonly.relay.completion.Completion;
 import dev.onceonly.relay.completion.CompletionQueue;
 import dev.onceonly.relay.completion.Completions;
+import dev.onceonly.relay.destination.Destinations.Route;
 import dev.onceonly.relay.lease.LeasedRow;
 import dev.onceonly.relay.lease.OutboxRepository;
 import dev.onceonly.relay.logging.RowMdc;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -21,12 +24,13 @@ import java.util.concurrent.TimeoutException;
 import org.jboss.logging.Logger;
 
 /**
- * One relay's loop on a thread of its own: lease as many due rows as there is room for (from its
- * {@link LeaseFloor} up, past the delivered rows' dead index entries), hand them to the dispatcher,
- * then wait until outcomes were written, a commit notifies, the next known row falls due, or the
- * poll interval passes. Finished attempts are written beside it by a {@link CompletionQueue}, which
- * wakes the loop after each write (a row of the same ordering key, or a retry, may have become
- * due).
+ * One relay's loop on a thread of its own: lease as many due rows as there is room for, per
+ * destination ({@link Lane}: its own in-flight limit, breaker and rate limit), in one transaction
+ * (from its {@link LeaseFloor} up, past the delivered rows' dead index entries), hand them to the
+ * dispatcher, then wait until outcomes were written, a commit notifies, the next known row falls
+ * due, a destination's cool-down or rate limit lets it go on, or the poll interval passes. Finished
+ * attempts are written beside it by a {@link CompletionQueue}, which wakes the loop after each
+ * write (room was freed; a row of the same ordering key, or a retry, may have become due).
  */
 public final class Poller {
 
@@ -43,6 +47,7 @@ public final class Poller {
   private final CompletionQueue finished;
   private final LeaseFloor floor = new LeaseFloor(FLOOR_REFRESH);
   private final Map<Long, Call> inFlight = new ConcurrentHashMap<>();
+  private final Map<String, Lane> lanes = new LinkedHashMap<>();
   private volatile boolean leasing = true;
   private volatile boolean running;
   private volatile Instant heartbeat = Instant.now();
@@ -54,6 +59,7 @@ public final class Poller {
   Poller(
       String relayId,
       PollerSettings settings,
+      List<Route> routes,
       OutboxRepository repository,
       Dispatcher dispatcher,
       Completer completer) {
@@ -61,9 +67,16 @@ public final class Poller {
     this.settings = settings;
     this.repository = repository;
     this.dispatcher = dispatcher;
+    routes.forEach(r -> lanes.put(r.name(), new Lane(r, settings.batchSize())));
     this.finished =
         new CompletionQueue(
-            completer::complete,
+            written -> {
+              try {
+                completer.complete(written);
+              } finally {
+                written.forEach(c -> release(c.row()));
+              }
+            },
             settings.batchSize() * 2,
             settings.coalesce(),
             "outbox-completer-" + relayId,
@@ -174,29 +187,36 @@ public final class Poller {
       TimeUnit.NANOSECONDS.sleep(quiet);
     }
     long pollMillis = settings.pollInterval().toMillis();
-    // A row holds its lease until its outcome is written, not just until its call returns.
-    int room = settings.maxInFlight() - inFlight.size() - finished.unwritten();
-    // Under load, wait for room for a good batch rather than leasing rows one by one as single
-    // calls finish: fewer, fuller lease transactions. A finishing call wakes the loop.
-    int worthLeasing = Math.max(1, Math.min(settings.batchSize(), settings.maxInFlight() / 2));
-    if (room <= 0 || (room < worthLeasing && (!inFlight.isEmpty() || finished.unwritten() > 0))) {
-      return pollMillis;
+    long now = System.nanoTime();
+    // A row holds its destination's room until its outcome is written, not just until its call
+    // returns; a destination without room (or whose breaker is open) is not asked for rows.
+    Map<String, Integer> wanted = new LinkedHashMap<>();
+    for (Lane lane : lanes.values()) {
+      int n = lane.wanted(settings.batchSize(), now);
+      if (n > 0) {
+        wanted.put(lane.name(), n);
+      }
     }
-    int wanted = Math.min(settings.batchSize(), room);
+    if (wanted.isEmpty()) {
+      return Math.min(pollMillis, blockedMillis(now));
+    }
     if (floor.stale()) {
       floor.update(repository.idBounds());
     }
     long leaseStarted = System.nanoTime();
     List<LeasedRow> rows =
         repository.lease(
-            relayId,
-            settings.destinations(),
-            floor.value(),
-            wanted,
-            settings.leaseDuration(),
-            settings.ordering());
+            relayId, wanted, floor.value(), settings.leaseDuration(), settings.ordering());
+    Map<String, Integer> got = new HashMap<>();
+    rows.forEach(r -> got.merge(r.kind(), 1, Integer::sum));
+    boolean filled = false;
+    for (Map.Entry<String, Integer> asked : wanted.entrySet()) {
+      int leased = got.getOrDefault(asked.getKey(), 0);
+      lanes.get(asked.getKey()).leased(leased, asked.getValue(), leaseStarted);
+      filled |= leased >= asked.getValue();
+    }
     rows.forEach(this::dispatch);
-    if (rows.size() == wanted) {
+    if (filled) {
       return 0; // there may be more
     }
     quietUntilNanos = leaseStarted + settings.coalesce().toNanos();
@@ -206,14 +226,34 @@ public final class Poller {
       // deliveries for 870 ms in the benchmark) then costs at most this, not a poll interval.
       return Math.min(pollMillis, BUSY_WAIT_MILLIS);
     }
-    OptionalLong due = repository.millisUntilNextDue(settings.destinations(), settings.ordering());
+    long longest = Math.min(pollMillis, blockedMillis(now));
+    OptionalLong due = repository.millisUntilNextDue(wanted.keySet(), settings.ordering());
     if (due.isEmpty()) {
-      return pollMillis;
+      return longest;
     }
     if (due.getAsLong() <= 0 && floor.update(repository.idBounds())) {
       return 0; // a due row lay below the floor: a late commit, or a row sent back by an operator
     }
-    return Math.min(pollMillis, Math.max(MIN_WAIT_MILLIS, due.getAsLong()));
+    return Math.min(longest, Math.max(MIN_WAIT_MILLIS, due.getAsLong()));
+  }
+
+  /** How long until a destination held back by its breaker or rate limit may lease again. */
+  private long blockedMillis(long nanoTime) {
+    long soonest = Long.MAX_VALUE;
+    for (Lane lane : lanes.values()) {
+      soonest = Math.min(soonest, lane.nanosUntilUnblocked(nanoTime));
+    }
+    return soonest == Long.MAX_VALUE
+        ? Long.MAX_VALUE
+        : Math.max(1, TimeUnit.NANOSECONDS.toMillis(soonest) + 1);
+  }
+
+  /** The row no longer holds its destination's room (its outcome is written, or given up). */
+  private void release(LeasedRow row) {
+    Lane lane = lanes.get(row.kind());
+    if (lane != null) {
+      lane.released(1);
+    }
   }
 
   private void dispatch(LeasedRow row) {
@@ -238,6 +278,7 @@ public final class Poller {
                 row.id(),
                 row.idempotencyKey());
           }
+          release(row);
           wakeup.signal();
         });
   }

@@ -70,17 +70,24 @@ public class RelayRunner {
     }
     poller.start();
     LOG.infof(
-        "outbox relay %s delivering %s (batch %d, in flight %d, lease %s, poll %s, ordering %s)",
+        "outbox relay %s delivering %s (batch %d, lease %s, poll %s, ordering %s)",
         relayId,
-        settings.destinations(),
+        destinations.names(),
         settings.batchSize(),
-        settings.maxInFlight(),
         settings.leaseDuration(),
         settings.pollInterval(),
         settings.ordering() ? "on" : "off");
     destinations
         .all()
-        .forEach(r -> LOG.infof("destination %s: %s", r.name(), r.destination().target()));
+        .forEach(
+            r ->
+                LOG.infof(
+                    "destination %s: %s (in flight %d, rate limit %s, breaker %s)",
+                    r.name(),
+                    r.destination().target(),
+                    r.maxInFlight(),
+                    r.rateLimit() == null ? "none" : r.rateLimit(),
+                    r.breaker()));
   }
 
   void onStop(@Observes ShutdownEvent event) {
@@ -99,7 +106,8 @@ public class RelayRunner {
 
   /** A further poller with its own lease owner name, woken by the same LISTEN connection. */
   public Poller newPoller(String ownerName) {
-    Poller created = new Poller(ownerName, settings, repository, dispatcher, completer);
+    Poller created =
+        new Poller(ownerName, settings, destinations.all(), repository, dispatcher, completer);
     listener.subscribe(created);
     return created;
   }

@@ -52,7 +52,8 @@ public final class SchemaCheck {
               "outcome",
               "http_status",
               "error",
-              "trace_parent"),
+              "trace_parent",
+              "destination"),
           "outbox_audit",
           List.of(
               "id",

@@ -27,6 +27,16 @@ public record RetryPolicy(Backoff backoff, int maxAttempts, Duration retryAfterM
    * @param random a uniform draw from [0, 1) for the jitter
    */
   public Decision decide(DeliveryResult response, int attempt, Instant now, double random) {
+    return decide(response, attempt, true, now, random);
+  }
+
+  /**
+   * As {@link #decide(DeliveryResult, int, Instant, double)}; an attempt that does not {@code
+   * count} against the budget (its destination's breaker is open) is retried whatever its number,
+   * after the backoff of {@code attempt}, never made dead by it.
+   */
+  public Decision decide(
+      DeliveryResult response, int attempt, boolean counts, Instant now, double random) {
     switch (response.classification()) {
       case SUCCESS:
         return Decision.delivered();
@@ -35,7 +45,7 @@ public record RetryPolicy(Backoff backoff, int maxAttempts, Duration retryAfterM
       default:
         break;
     }
-    if (attempt >= maxAttempts) {
+    if (attempt >= maxAttempts && counts) {
       return Decision.dead(
           "attempts exhausted (" + attempt + "/" + maxAttempts + "): " + response.describe());
     }

@@ -42,7 +42,9 @@ class ValidationTest {
     String range = "createdAfter=2026-05-02T00:00:00Z&createdBefore=2026-05-01T00:00:00Z";
     return Stream.of(
         get("/outbox?status=nope", "unknown status 'nope': use one of pending, in_flight"),
-        get("/outbox?kind=fax", "unknown kind 'fax': use one of issue_payout, send_receipt"),
+        get(
+            "/outbox?kind=fax",
+            "unknown kind 'fax': use one of issue_payout, outage, send_receipt"),
         get("/outbox?size=0", "size must be a whole number from 1 to 500, was '0'"),
         get("/outbox?size=501", "size must be a whole number from 1 to 500"),
         get("/outbox?size=ten", "size must be a whole number from 1 to 500, was 'ten'"),

@@ -66,6 +66,6 @@ class CompleterTest {
     Instant now = Instant.now();
     LeasedRow row = new LeasedRow(id, "send_receipt", "{}", "key-" + id, null, 1, 1, now, null);
     return new Completion(
-        row, "relay-test", Outcome.DELIVERED, Duration.ZERO, 200, null, null, now, now, null);
+        row, "relay-test", Outcome.DELIVERED, Duration.ZERO, 200, null, null, now, now, null, true);
   }
 }

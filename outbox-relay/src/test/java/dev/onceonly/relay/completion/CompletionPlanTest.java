@@ -104,7 +104,7 @@ class CompletionPlanTest {
         .formatted(schema, status, OWNER, rows);
   }
 
-  /** One delivered completion per id, in the statement's thirteen parameters. */
+  /** One delivered completion per id, in the statement's sixteen parameters. */
   private static void bind(Connection c, PreparedStatement ps, List<Long> ids) throws Exception {
     int n = ids.size();
     Object[] attempts = new Object[n];
@@ -113,7 +113,11 @@ class CompletionPlanTest {
     Object[] statuses = new Object[n];
     Object[] zeros = new Object[n];
     Object[] nulls = new Object[n];
+    Object[] counted = new Object[n];
+    Object[] destinations = new Object[n];
     for (int i = 0; i < n; i++) {
+      counted[i] = true;
+      destinations[i] = "send_receipt";
       attempts[i] = 1;
       owners[i] = OWNER;
       outcomes[i] = "delivered";
@@ -134,8 +138,11 @@ class CompletionPlanTest {
             Map.entry(9, c.createArrayOf("int8", zeros)),
             Map.entry(10, c.createArrayOf("int8", zeros)),
             Map.entry(11, c.createArrayOf("text", nulls)),
-            Map.entry(12, idArray),
-            Map.entry(13, idArray));
+            Map.entry(12, c.createArrayOf("bool", counted)),
+            Map.entry(13, c.createArrayOf("text", destinations)),
+            Map.entry(14, idArray),
+            Map.entry(15, c.createArrayOf("text", destinations)),
+            Map.entry(16, idArray));
     for (var e : arrays.entrySet()) {
       ps.setArray(e.getKey(), e.getValue());
     }

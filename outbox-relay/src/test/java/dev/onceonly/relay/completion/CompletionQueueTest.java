@@ -43,7 +43,7 @@ class CompletionQueueTest {
 
   private static Completion completion() {
     return new Completion(
-        null, "test-relay", Outcome.DELIVERED, null, null, null, null, null, null, null);
+        null, "test-relay", Outcome.DELIVERED, null, null, null, null, null, null, null, true);
   }
 
   @Test

@@ -59,6 +59,7 @@ class OutboxUpgradeTest {
       String missing, @TempDir Path earlierBuild) throws Exception {
     List<String> shipped = copyMigrationsExcept(Arrays.asList(missing.split(" ")), earlierBuild);
     assertThat(shipped).contains("V5__outbox_console.sql").doesNotContain(missing.split(" "));
+    List<String> later = laterThanV5();
     // The earlier build: the same settings, its own (smaller) set of migrations.
     OutboxMigrations.configure(url(), user(), password())
         .locations("filesystem:" + earlierBuild)
@@ -84,14 +85,15 @@ class OutboxUpgradeTest {
     MigrateResult result = upgrade.migrate();
 
     assertThat(result.success).isTrue();
-    assertThat(result.migrations)
-        .extracting(m -> m.version)
-        .containsExactlyElementsOf(
-            Arrays.stream(missing.split(" ")).map(OutboxUpgradeTest::version).toList());
+    List<String> expected =
+        new ArrayList<>(Arrays.stream(missing.split(" ")).map(OutboxUpgradeTest::version).toList());
+    expected.addAll(later);
+    assertThat(result.migrations).extracting(m -> m.version).containsExactlyElementsOf(expected);
     ValidateResult validation = upgrade.validateWithResult();
     assertThat(validation.validationSuccessful).as(validation.getAllErrorMessages()).isTrue();
     assertThat(upgrade.info().pending()).isEmpty();
-    assertThat(upgrade.info().current().getVersion().getVersion()).isEqualTo("5");
+    assertThat(upgrade.info().current().getVersion().getVersion())
+        .isEqualTo(OutboxSchema.REQUIRED_VERSION);
     assertThat(
             Arrays.stream(upgrade.info().applied())
                 .filter(m -> m.getState() == MigrationState.OUT_OF_ORDER)
@@ -164,21 +166,50 @@ class OutboxUpgradeTest {
     return rows;
   }
 
+  /** Versions of this build after 5, which the earlier build (it had V5 last) did not ship. */
+  private static List<String> laterThanV5() throws IOException, URISyntaxException {
+    List<String> later = new ArrayList<>();
+    withMigrations(
+        source -> {
+          try (Stream<Path> files = Files.list(source)) {
+            files
+                .map(f -> f.getFileName().toString())
+                .filter(n -> n.endsWith(".sql") && !FlywayVersions.atLeast("5", version(n)))
+                .map(OutboxUpgradeTest::version)
+                .sorted(FlywayVersions::compare)
+                .forEach(later::add);
+          }
+          return later;
+        });
+    return later;
+  }
+
   /**
    * Copies the outbox migrations on the classpath (shared-model's, in its jar or its classes
-   * directory) into {@code target}, leaving out {@code missing}: what an earlier build shipped.
+   * directory) into {@code target}, leaving out {@code missing} and every version after 5: what an
+   * earlier build shipped.
    */
   private static List<String> copyMigrationsExcept(List<String> missing, Path target)
+      throws IOException, URISyntaxException {
+    return withMigrations(source -> copy(source, missing, target));
+  }
+
+  /** What a body reads in the outbox migrations' folder on the classpath. */
+  private interface FolderBody {
+    List<String> read(Path folder) throws IOException;
+  }
+
+  private static List<String> withMigrations(FolderBody body)
       throws IOException, URISyntaxException {
     URL folder = OutboxUpgradeTest.class.getClassLoader().getResource(OutboxSchema.MIGRATIONS);
     assertThat(folder).as("classpath:" + OutboxSchema.MIGRATIONS).isNotNull();
     URI uri = folder.toURI();
     if ("jar".equals(uri.getScheme())) {
       try (FileSystem jar = FileSystems.newFileSystem(uri, Map.of())) {
-        return copy(jar.getPath(OutboxSchema.MIGRATIONS), missing, target);
+        return body.read(jar.getPath(OutboxSchema.MIGRATIONS));
       }
     }
-    return copy(Path.of(uri), missing, target);
+    return body.read(Path.of(uri));
   }
 
   private static List<String> copy(Path source, List<String> missing, Path target)
@@ -187,7 +218,9 @@ class OutboxUpgradeTest {
     try (Stream<Path> files = Files.list(source)) {
       for (Path file : files.sorted().toList()) {
         String name = file.getFileName().toString();
-        if (name.endsWith(".sql") && !missing.contains(name)) {
+        if (name.endsWith(".sql")
+            && !missing.contains(name)
+            && FlywayVersions.atLeast("5", version(name))) {
           Files.copy(file, target.resolve(name));
           copied.add(name);
         }

@@ -16,6 +16,7 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.net.URL;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.Config;
@@ -35,9 +36,13 @@ class WaitingForSchemaTest {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-      return Map.of(
-          "relay.destinations.\"send_receipt\".http.url", "http://127.0.0.1:9/v1/receipts",
-          "relay.destinations.\"issue_payout\".http.url", "http://127.0.0.1:9/v1/payouts");
+      Map<String, String> urls = new HashMap<>();
+      for (String destination : OutboxTestResource.DESTINATIONS) {
+        urls.put(
+            "relay.destinations.\"" + destination + "\".http.url",
+            "http://127.0.0.1:9/" + destination);
+      }
+      return urls;
     }
 
     @Override

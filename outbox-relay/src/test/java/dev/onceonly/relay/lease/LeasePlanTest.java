@@ -148,8 +148,8 @@ class LeasePlanTest {
 
   private static void run(Connection c, PreparedStatement lease) throws Exception {
     lease.setArray(1, c.createArrayOf("text", new Object[] {"send_payout"}));
-    lease.setLong(2, 0);
-    lease.setInt(3, LIMIT);
+    lease.setArray(2, c.createArrayOf("int4", new Object[] {LIMIT}));
+    lease.setLong(3, 0);
     try (ResultSet rs = lease.executeQuery()) {
       while (rs.next()) {
         // leases nothing: the rows only have to be read

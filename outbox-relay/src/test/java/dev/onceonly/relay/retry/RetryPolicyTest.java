@@ -76,6 +76,19 @@ class RetryPolicyTest {
         .isEqualTo(Verdict.RETRY);
   }
 
+  @Test
+  void anAttemptThatDoesNotCountIsRetriedEvenPastTheLastAllowedOne() {
+    Decision decision = policy.decide(DeliveryResult.noAnswer("timeout"), 4, false, now, 0.0);
+    assertThat(decision.verdict()).isEqualTo(Verdict.RETRY);
+    assertThat(decision.retryIn()).isEqualTo(Duration.ofSeconds(8));
+  }
+
+  @Test
+  void aFinalAnswerIsDeadWhetherItCountsOrNot() {
+    assertThat(policy.decide(answered(422, null, "no"), 1, false, now, 0.0).verdict())
+        .isEqualTo(Verdict.DEAD);
+  }
+
   /** An HTTP answer classified as the default response classes do. */
   private static DeliveryResult answered(int status, String retryAfter, String body) {
     Classification classification =

@@ -9,16 +9,22 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * PostgreSQL database {@value #DATABASE} with the outbox schema migrated exactly as
- * consumer-service does it ({@link OutboxMigrations}: its Flyway settings), emptied, and the relay
- * pointed at the {@link ProviderStub} port.
+ * consumer-service does it ({@link OutboxMigrations}: its Flyway settings), emptied, and the
+ * relay's destinations pointed at the {@link ProviderStub} port: the loyalty example's two, and
+ * {@code steady}, {@code stuck} and {@code outage} of the isolation tests ({@code /v1/<name>}).
  */
 public class OutboxTestResource extends PostgresResource {
 
   public static final String DATABASE = "onceonly_relay_test";
+
+  /** The destinations configured in the tests (application.properties, %test). */
+  public static final List<String> DESTINATIONS =
+      List.of("send_receipt", "issue_payout", "steady", "stuck", "outage");
 
   @Override
   public void init(Map<String, String> initArgs) {
@@ -47,6 +53,12 @@ public class OutboxTestResource extends PostgresResource {
         "http://127.0.0.1:" + port + "/v1/receipts");
     config.put(
         "relay.destinations.\"issue_payout\".http.url", "http://127.0.0.1:" + port + "/v1/payouts");
+    // The isolation tests' destinations (their settings are in application.properties, %test).
+    for (String destination : List.of("steady", "stuck", "outage")) {
+      config.put(
+          "relay.destinations.\"" + destination + "\".http.url",
+          "http://127.0.0.1:" + port + "/v1/" + destination);
+    }
     return config;
   }
 

@@ -86,6 +86,7 @@ public final class ProviderStub {
   private final Map<String, String> effects = new ConcurrentHashMap<>();
   private final Map<String, Deque<Step>> scripts = new ConcurrentHashMap<>();
   private final Map<String, Step> always = new ConcurrentHashMap<>();
+  private final Map<String, Step> atPath = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> inProgress = new ConcurrentHashMap<>();
   private final Map<String, Deque<String>> traceParents = new ConcurrentHashMap<>();
   private final AtomicInteger overlaps = new AtomicInteger();
@@ -126,6 +127,18 @@ public final class ProviderStub {
   /** Answers every call with {@code key} this way (after any script). */
   public void always(String key, Step step) {
     always.put(key, step);
+  }
+
+  /**
+   * Answers every call to {@code path} this way unless its key has a script or an {@link #always}
+   * step: a whole API slow, hanging or down. {@code null} restores normal answers.
+   */
+  public void alwaysAt(String path, Step step) {
+    if (step == null) {
+      atPath.remove(path);
+    } else {
+      atPath.put(path, step);
+    }
   }
 
   /** Lets every held request go on, now and for holds that start later until the next hold. */
@@ -204,7 +217,7 @@ public final class ProviderStub {
         answer(exchange, new Call(path(exchange), key, body, received, null, 409, false), null);
         return;
       }
-      Step step = next(key);
+      Step step = next(key, path(exchange));
       if (!step.hold().isZero()) {
         awaitRelease(step.hold());
       }
@@ -227,13 +240,14 @@ public final class ProviderStub {
     }
   }
 
-  private Step next(String key) {
+  private Step next(String key, String path) {
     Deque<Step> script = scripts.get(key);
     Step scripted = script == null ? null : script.poll();
     if (scripted != null) {
       return scripted;
     }
-    return always.getOrDefault(key, Step.normal());
+    Step forKey = always.get(key);
+    return forKey != null ? forKey : atPath.getOrDefault(path, Step.normal());
   }
 
   private void awaitRelease(Duration hold) {

@@ -56,13 +56,19 @@ public final class EventCodec {
 
   /** Validates a body already read as a JSON object, of a known type. */
   public static DecodedEvent decode(EventType type, JsonNode root) throws InvalidEventException {
-    LoyaltyEvent event =
-        switch (type) {
-          case ORDER_COMPLETED -> orderCompleted(root);
-          case REWARD_REDEEMED -> rewardRedeemed(root);
-          case CUSTOMER_PROFILE_CHANGED -> profileChanged(root);
-        };
-    return new DecodedEvent(event, PayloadFingerprint.sha256(root));
+    return new DecodedEvent(event(type, root), PayloadFingerprint.sha256(root));
+  }
+
+  /**
+   * The event of a body already read as a JSON object, validated, without its fingerprint: for a
+   * reader that fingerprints the tree itself (the OnceOnly extension does, once per message).
+   */
+  public static LoyaltyEvent event(EventType type, JsonNode root) throws InvalidEventException {
+    return switch (type) {
+      case ORDER_COMPLETED -> orderCompleted(root);
+      case REWARD_REDEEMED -> rewardRedeemed(root);
+      case CUSTOMER_PROFILE_CHANGED -> profileChanged(root);
+    };
   }
 
   /** The contract JSON of an event, as a producer publishes it. */

@@ -36,7 +36,7 @@ abstract class EventDecoder implements MessageDecoder<LoyaltyEvent> {
                 () -> new InvalidMessageException("unknown routing key '" + routingKey + "'"));
     LoyaltyEvent event;
     try {
-      event = EventCodec.decode(type, message.json()).event();
+      event = EventCodec.event(type, message.json());
     } catch (InvalidEventException e) {
       throw new InvalidMessageException(e.getMessage());
     }

@@ -118,6 +118,27 @@ public interface DestinationConfig {
 
     /** Which answers mean delivered and which are worth another attempt; the rest are final. */
     ResponsesConfig responses();
+
+    /** Signs each call as the Standard Webhooks specification says. */
+    SigningConfig signing();
+  }
+
+  /**
+   * Standard Webhooks signatures (https://www.standardwebhooks.com): each call carries {@code
+   * webhook-id} (stable across attempts), {@code webhook-timestamp} (the attempt's, in seconds) and
+   * {@code webhook-signature}: {@code v1,<base64 HMAC-SHA256 of id.timestamp.body>}, one per
+   * secret. On when {@code secret} is set (or {@code enabled=true}, which then requires it).
+   */
+  interface SigningConfig {
+
+    /** Signing on or off; left out, on exactly when {@code secret} is set. */
+    Optional<Boolean> enabled();
+
+    /** The secret, {@code whsec_<base64 of 24 to 64 random bytes>}, from a Secret. */
+    Optional<String> secret();
+
+    /** During a rotation, the secret being replaced: calls are signed with both. */
+    Optional<String> previousSecret();
   }
 
   /**

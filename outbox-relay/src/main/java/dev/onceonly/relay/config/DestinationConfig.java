@@ -15,7 +15,7 @@ import java.util.OptionalInt;
  */
 public interface DestinationConfig {
 
-  /** How rows are delivered: {@code http} (the only type so far). */
+  /** How rows are delivered: {@code http} or {@code rabbitmq}. */
   @WithDefault("http")
   String type();
 
@@ -41,6 +41,9 @@ public interface DestinationConfig {
 
   /** Calls over HTTP; required for {@code type=http}. */
   Optional<HttpConfig> http();
+
+  /** Publishing to RabbitMQ; required for {@code type=rabbitmq}. */
+  Optional<RabbitMqConfig> rabbitmq();
 
   /** Exponential backoff: {@code min(max, initial * multiplier^(attempt-1))}, minus jitter. */
   interface BackoffConfig {
@@ -82,6 +85,61 @@ public interface DestinationConfig {
     /** How long it stays open before a probe. */
     @WithDefault("30s")
     Duration coolDown();
+  }
+
+  /**
+   * Publishing to RabbitMQ: each row one persistent message on {@code exchange} with a routing key
+   * its template fills, {@code message-id} = the row's idempotency key, publisher confirms.
+   */
+  interface RabbitMqConfig {
+
+    /** Broker host. */
+    @WithDefault("localhost")
+    String host();
+
+    /** Broker port (5671 is usual with TLS). */
+    @WithDefault("5672")
+    int port();
+
+    /** User; left out with the password, RabbitMQ's {@code guest} (which only works locally). */
+    Optional<String> username();
+
+    /** Password, from a Secret; required with {@code username}. */
+    Optional<String> password();
+
+    /** Virtual host. */
+    @WithDefault("/")
+    String virtualHost();
+
+    /** TLS, verifying the broker's certificate and host name with the JVM's trust store. */
+    @WithDefault("false")
+    boolean tls();
+
+    /** The exchange rows go to (it must exist); left out, the default exchange. */
+    Optional<String> exchange();
+
+    /**
+     * The routing key, a template like {@code http.url}'s, not encoded: e.g. {@code
+     * order.{payload.orderId}}; at most 255 bytes once filled.
+     */
+    @WithDefault("{destination}")
+    String routingKey();
+
+    /** Persistent messages (delivery mode 2): they survive a broker restart in durable queues. */
+    @WithDefault("true")
+    boolean persistent();
+
+    /** {@code mandatory}: a message no queue takes comes back, and the attempt fails. */
+    @WithDefault("true")
+    boolean mandatory();
+
+    /** Longest wait for a connection. */
+    @WithDefault("5s")
+    Duration connectTimeout();
+
+    /** Longest wait for the broker's confirm of one message. */
+    @WithDefault("10s")
+    Duration confirmTimeout();
   }
 
   /** One HTTP call per row: the row's payload is the JSON body. */

@@ -15,7 +15,7 @@ import java.util.OptionalInt;
  */
 public interface DestinationConfig {
 
-  /** How rows are delivered: {@code http} (the only type so far). */
+  /** How rows are delivered: {@code http} or {@code rabbitmq}. */
   @WithDefault("http")
   String type();
 
@@ -41,6 +41,9 @@ public interface DestinationConfig {
 
   /** Calls over HTTP; required for {@code type=http}. */
   Optional<HttpConfig> http();
+
+  /** Publishing to RabbitMQ; required for {@code type=rabbitmq}. */
+  Optional<RabbitMqConfig> rabbitmq();
 
   /** Exponential backoff: {@code min(max, initial * multiplier^(attempt-1))}, minus jitter. */
   interface BackoffConfig {
@@ -84,6 +87,61 @@ public interface DestinationConfig {
     Duration coolDown();
   }
 
+  /**
+   * Publishing to RabbitMQ: each row one persistent message on {@code exchange} with a routing key
+   * its template fills, {@code message-id} = the row's idempotency key, publisher confirms.
+   */
+  interface RabbitMqConfig {
+
+    /** Broker host. */
+    @WithDefault("localhost")
+    String host();
+
+    /** Broker port (5671 is usual with TLS). */
+    @WithDefault("5672")
+    int port();
+
+    /** User; left out with the password, RabbitMQ's {@code guest} (which only works locally). */
+    Optional<String> username();
+
+    /** Password, from a Secret; required with {@code username}. */
+    Optional<String> password();
+
+    /** Virtual host. */
+    @WithDefault("/")
+    String virtualHost();
+
+    /** TLS, verifying the broker's certificate and host name with the JVM's trust store. */
+    @WithDefault("false")
+    boolean tls();
+
+    /** The exchange rows go to (it must exist); left out, the default exchange. */
+    Optional<String> exchange();
+
+    /**
+     * The routing key, a template like {@code http.url}'s, not encoded: e.g. {@code
+     * order.{payload.orderId}}; at most 255 bytes once filled.
+     */
+    @WithDefault("{destination}")
+    String routingKey();
+
+    /** Persistent messages (delivery mode 2): they survive a broker restart in durable queues. */
+    @WithDefault("true")
+    boolean persistent();
+
+    /** {@code mandatory}: a message no queue takes comes back, and the attempt fails. */
+    @WithDefault("true")
+    boolean mandatory();
+
+    /** Longest wait for a connection. */
+    @WithDefault("5s")
+    Duration connectTimeout();
+
+    /** Longest wait for the broker's confirm of one message. */
+    @WithDefault("10s")
+    Duration confirmTimeout();
+  }
+
   /** One HTTP call per row: the row's payload is the JSON body. */
   interface HttpConfig {
 
@@ -118,6 +176,27 @@ public interface DestinationConfig {
 
     /** Which answers mean delivered and which are worth another attempt; the rest are final. */
     ResponsesConfig responses();
+
+    /** Signs each call as the Standard Webhooks specification says. */
+    SigningConfig signing();
+  }
+
+  /**
+   * Standard Webhooks signatures (https://www.standardwebhooks.com): each call carries {@code
+   * webhook-id} (stable across attempts), {@code webhook-timestamp} (the attempt's, in seconds) and
+   * {@code webhook-signature}: {@code v1,<base64 HMAC-SHA256 of id.timestamp.body>}, one per
+   * secret. On when {@code secret} is set (or {@code enabled=true}, which then requires it).
+   */
+  interface SigningConfig {
+
+    /** Signing on or off; left out, on exactly when {@code secret} is set. */
+    Optional<Boolean> enabled();
+
+    /** The secret, {@code whsec_<base64 of 24 to 64 random bytes>}, from a Secret. */
+    Optional<String> secret();
+
+    /** During a rotation, the secret being replaced: calls are signed with both. */
+    Optional<String> previousSecret();
   }
 
   /**

@@ -6,6 +6,8 @@ import dev.onceonly.relay.config.DestinationConfig.BreakerConfig;
 import dev.onceonly.relay.config.RelayConfig;
 import dev.onceonly.relay.destination.http.HttpDestination;
 import dev.onceonly.relay.destination.http.HttpSettings;
+import dev.onceonly.relay.destination.rabbitmq.RabbitMqDestination;
+import dev.onceonly.relay.destination.rabbitmq.RabbitMqSettings;
 import dev.onceonly.relay.isolation.Breaker;
 import dev.onceonly.relay.isolation.TokenBucket;
 import dev.onceonly.relay.retry.Backoff;
@@ -149,12 +151,27 @@ public class Destinations {
                         new IllegalArgumentException(
                             key.apply("http.url") + " is required for type http"));
         HttpSettings settings = HttpSettings.of(http, s -> key.apply("http." + s));
+        onlyGroup(destination, "http", key);
         longestCall = settings.connectTimeout().plus(settings.readTimeout());
         made = new HttpDestination(name, settings, vertx, maxInFlight, errorBodies);
       }
+      case "rabbitmq" -> {
+        DestinationConfig.RabbitMqConfig rabbit =
+            destination
+                .rabbitmq()
+                .orElseThrow(
+                    () ->
+                        new IllegalArgumentException(
+                            key.apply("rabbitmq.*")
+                                + " is required for type rabbitmq (at least rabbitmq.host)"));
+        RabbitMqSettings settings = RabbitMqSettings.of(rabbit, s -> key.apply("rabbitmq." + s));
+        onlyGroup(destination, "rabbitmq", key);
+        longestCall = settings.connectTimeout().plus(settings.confirmTimeout());
+        made = new RabbitMqDestination(name, settings);
+      }
       default ->
           throw new IllegalArgumentException(
-              key.apply("type") + " must be http, was '" + destination.type() + "'");
+              key.apply("type") + " must be http or rabbitmq, was '" + destination.type() + "'");
     }
     try {
       return new Route(
@@ -168,6 +185,21 @@ public class Destinations {
     } catch (IllegalArgumentException e) {
       made.close();
       throw e;
+    }
+  }
+
+  /**
+   * Settings of another type's group are a mistake (a type set wrong, or a key in the wrong place).
+   */
+  private static void onlyGroup(
+      DestinationConfig destination, String type, UnaryOperator<String> key) {
+    if (!type.equals("http") && destination.http().isPresent()) {
+      throw new IllegalArgumentException(
+          key.apply("http.*") + " is set but " + key.apply("type") + " is " + type);
+    }
+    if (!type.equals("rabbitmq") && destination.rabbitmq().isPresent()) {
+      throw new IllegalArgumentException(
+          key.apply("rabbitmq.*") + " is set but " + key.apply("type") + " is " + type);
     }
   }
 

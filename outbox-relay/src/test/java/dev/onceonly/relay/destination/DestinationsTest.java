@@ -114,13 +114,61 @@ class DestinationsTest {
                 + " is not closed")
         .hasMessageContaining(
             "relay.destinations.\"nosecret\".http.auth.token is required for bearer authentication")
-        .hasMessageContaining("relay.destinations.\"fax\".type must be http, was 'fax'")
+        .hasMessageContaining("relay.destinations.\"fax\".type must be http or rabbitmq, was 'fax'")
         .hasMessageContaining("relay.destinations.\"nourl\".http.url is required for type http")
         .hasMessageContaining("relay.destinations.\"hostile\".http.url must name its host")
         .hasMessageContaining("relay.destinations.\"ftp\".http.url must be an http:// or https://")
         .hasMessageContaining("relay.destinations.\"verb\".http.method must be one of")
         .hasMessageContaining("unknown placeholder {order}")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\"good\""));
+  }
+
+  @Test
+  void aRabbitMqDestinationIsCheckedAtStartToo() {
+    Map<String, String> properties = new HashMap<>();
+    properties.put("relay.destinations.\"events\".type", "rabbitmq");
+    properties.put("relay.destinations.\"events\".rabbitmq.host", "broker");
+    properties.put("relay.destinations.\"events\".rabbitmq.username", "relay");
+    properties.put("relay.destinations.\"events\".rabbitmq.exchange", "orders");
+    properties.put("relay.destinations.\"named\".type", "rabbitmq");
+    properties.put("relay.destinations.\"named\".rabbitmq.exchange", "not an exchange");
+    properties.put("relay.destinations.\"mixed\".type", "rabbitmq");
+    properties.put("relay.destinations.\"mixed\".rabbitmq.exchange", "orders");
+    properties.put("relay.destinations.\"mixed\".http.url", "http://h:1/x");
+    properties.put("relay.destinations.\"keyed\".type", "rabbitmq");
+    properties.put("relay.destinations.\"keyed\".rabbitmq.routing-key", "order.{payload.id");
+
+    assertThatThrownBy(() -> new Destinations(Configs.fromProperties(properties), vertx))
+        .hasMessageContaining(
+            "relay.destinations.\"events\".rabbitmq.password is required with"
+                + " relay.destinations.\"events\".rabbitmq.username")
+        .hasMessageContaining("relay.destinations.\"named\".rabbitmq.exchange must be an exchange")
+        .hasMessageContaining(
+            "relay.destinations.\"mixed\".http.* is set but relay.destinations.\"mixed\".type"
+                + " is rabbitmq")
+        .hasMessageContaining("relay.destinations.\"keyed\".rabbitmq.routing-key is not a valid");
+  }
+
+  @Test
+  void aRabbitMqDestinationDeclaredByTheEnvironmentPublishesAsConfigured() {
+    RelayConfig config =
+        Configs.fromEnvironment(
+            Map.of(
+                "RELAY_DESTINATIONS__EVENTS__TYPE", "rabbitmq",
+                "RELAY_DESTINATIONS__EVENTS__RABBITMQ_HOST", "broker.example.com",
+                "RELAY_DESTINATIONS__EVENTS__RABBITMQ_USERNAME", "relay",
+                "RELAY_DESTINATIONS__EVENTS__RABBITMQ_PASSWORD", "from-a-secret",
+                "RELAY_DESTINATIONS__EVENTS__RABBITMQ_EXCHANGE", "orders",
+                "RELAY_DESTINATIONS__EVENTS__RABBITMQ_ROUTING_KEY", "order.{payload.status}"));
+
+    Destinations.Route route = new Destinations(config, vertx).route("events").orElseThrow();
+
+    assertThat(route.destination().target())
+        .isEqualTo(
+            "publish to exchange orders routing key order.{payload.status} on"
+                + " amqp://relay@broker.example.com:5672//, mandatory, persistent")
+        .doesNotContain("from-a-secret");
+    assertThat(route.longestCall()).isEqualTo(Duration.ofSeconds(15));
   }
 
   @Test

@@ -1,6 +1,9 @@
 package dev.onceonly.sandbox.config;
 
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -28,6 +31,27 @@ public interface SandboxConfig {
 
     /** Overrides for the payouts API; an unset key falls back to the global one. */
     Rates payouts();
+
+    /** Overrides for the webhook receiver; an unset key falls back to the global one. */
+    Rates webhooks();
+  }
+
+  /** The webhook receiver ({@code POST /v1/webhooks}). */
+  Webhooks webhooks();
+
+  /** What the webhook receiver accepts. */
+  interface Webhooks {
+
+    /**
+     * The signing secrets it verifies with ({@code whsec_<base64>}); a call passes when one of its
+     * signatures matches one of them. The default is a sandbox secret, public on purpose.
+     */
+    @WithDefault("whsec_b25jZW9ubHktc2FuZGJveC13ZWJob29rLXNlY3JldCE=")
+    List<String> secrets();
+
+    /** How far {@code webhook-timestamp} may be from the sandbox's clock. */
+    @WithDefault("5m")
+    Duration tolerance();
   }
 
   /** One set of fault switches; unset means "inherit" (per API) or "off" (global). */
@@ -44,6 +68,13 @@ public interface SandboxConfig {
 
     /** How long a hung call is held, in milliseconds (default 10000). */
     OptionalLong hangMs();
+
+    /**
+     * When a hang happens: {@code after-effect} (default: the effect is taken, the answer held) or
+     * {@code before-effect} (nothing is taken, the connection closed after the hold: a provider
+     * that answers nothing).
+     */
+    Optional<String> hangMode();
 
     /** Share (0..1) of calls answered 429 before the effect is taken. */
     OptionalDouble throttleRate();

@@ -57,7 +57,13 @@ public final class FaultPolicy {
     } else {
       fault = roll(r);
     }
-    return new FaultDecision(fault, status, r.latencyMs(), r.hangMs(), r.retryAfterSeconds());
+    return new FaultDecision(
+        fault,
+        status,
+        r.latencyMs(),
+        r.hangMs(),
+        r.retryAfterSeconds(),
+        FaultRates.BEFORE_EFFECT.equals(r.hangMode()));
   }
 
   private Fault.ScriptStep scripted(String key, int callNumber) {

@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * One set of fault switches. A null field is unset: per API it inherits the global value, globally
- * it means the default (rates 0, no latency, hang 10 s, Retry-After 1 s, effect-then-fail mode
- * 500).
+ * it means the default (rates 0, no latency, hang 10 s after the effect, Retry-After 1 s,
+ * effect-then-fail mode 500).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record FaultRates(
@@ -18,13 +18,17 @@ public record FaultRates(
     Double throttleRate,
     Integer retryAfterSeconds,
     Double effectThenFailRate,
-    String effectThenFailMode) {
+    String effectThenFailMode,
+    String hangMode) {
+
+  public static final String AFTER_EFFECT = "after-effect";
+  public static final String BEFORE_EFFECT = "before-effect";
 
   public static final FaultRates UNSET =
-      new FaultRates(null, null, null, null, null, null, null, null);
+      new FaultRates(null, null, null, null, null, null, null, null, null);
 
   public static final FaultRates DEFAULTS =
-      new FaultRates(0.0, 0L, 0.0, 10_000L, 0.0, 1, 0.0, "500");
+      new FaultRates(0.0, 0L, 0.0, 10_000L, 0.0, 1, 0.0, "500", AFTER_EFFECT);
 
   /** This set with every unset field taken from {@code fallback}. */
   public FaultRates orElse(FaultRates fallback) {
@@ -36,7 +40,8 @@ public record FaultRates(
         pick(throttleRate, fallback.throttleRate),
         pick(retryAfterSeconds, fallback.retryAfterSeconds),
         pick(effectThenFailRate, fallback.effectThenFailRate),
-        pick(effectThenFailMode, fallback.effectThenFailMode));
+        pick(effectThenFailMode, fallback.effectThenFailMode),
+        pick(hangMode, fallback.hangMode));
   }
 
   /** The faults' shares of calls added up; a resolved set must not exceed 1. */
@@ -58,6 +63,9 @@ public record FaultRates(
         && !effectThenFailMode.equals("500")
         && !effectThenFailMode.equals("drop")) {
       problems.add(where + "effectThenFailMode must be \"500\" or \"drop\"");
+    }
+    if (hangMode != null && !hangMode.equals(AFTER_EFFECT) && !hangMode.equals(BEFORE_EFFECT)) {
+      problems.add(where + "hangMode must be \"after-effect\" or \"before-effect\"");
     }
     return problems;
   }

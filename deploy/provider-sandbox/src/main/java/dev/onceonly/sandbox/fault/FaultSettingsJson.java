@@ -15,13 +15,15 @@ import java.util.Map;
 
 /**
  * The JSON shape of the fault settings, the same as the {@code sandbox.faults.*} keys: global
- * switches at the top level, {@code receipts} and {@code payouts} objects overriding them, {@code
- * seed} and {@code script}. Unknown fields are refused so that a typo does not go unnoticed.
+ * switches at the top level, {@code receipts}, {@code payouts} and {@code webhooks} objects
+ * overriding them, {@code seed} and {@code script}. Unknown fields are refused so that a typo does
+ * not go unnoticed.
  */
 @ApplicationScoped
 public class FaultSettingsJson {
 
-  private static final List<String> OWN_FIELDS = List.of("seed", "receipts", "payouts", "script");
+  private static final List<String> OWN_FIELDS =
+      List.of("seed", "receipts", "payouts", "webhooks", "script");
 
   private final ObjectMapper mapper;
   private final ObjectReader ratesReader;
@@ -47,6 +49,7 @@ public class FaultSettingsJson {
           ratesReader.readValue(global),
           rates(json.get("receipts")),
           rates(json.get("payouts")),
+          rates(json.get("webhooks")),
           script(json.get("script")));
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(e.getOriginalMessage(), e);
@@ -64,6 +67,7 @@ public class FaultSettingsJson {
     }
     json.set("receipts", mapper.valueToTree(settings.receipts()));
     json.set("payouts", mapper.valueToTree(settings.payouts()));
+    json.set("webhooks", mapper.valueToTree(settings.webhooks()));
     json.set("script", mapper.valueToTree(settings.script()));
     ObjectNode effective = json.putObject("effective");
     for (Api api : Api.values()) {

@@ -49,6 +49,7 @@ public class FaultSwitch {
         rates(faults),
         rates(faults.receipts()),
         rates(faults.payouts()),
+        rates(faults.webhooks()),
         Map.of());
   }
 
@@ -61,6 +62,7 @@ public class FaultSwitch {
         r.throttleRate().isPresent() ? r.throttleRate().getAsDouble() : null,
         r.retryAfterSeconds().isPresent() ? r.retryAfterSeconds().getAsInt() : null,
         r.effectThenFailRate().isPresent() ? r.effectThenFailRate().getAsDouble() : null,
-        r.effectThenFailMode().orElse(null));
+        r.effectThenFailMode().orElse(null),
+        r.hangMode().orElse(null));
   }
 }

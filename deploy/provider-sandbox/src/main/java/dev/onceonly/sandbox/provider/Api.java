@@ -2,10 +2,15 @@ package dev.onceonly.sandbox.provider;
 
 import dev.onceonly.sandbox.problem.ProblemException;
 
-/** The two provider APIs the sandbox stands in for. Each has its own keys and counters. */
+/**
+ * The provider APIs the sandbox stands in for. Each has its own keys and counters. {@link
+ * #WEBHOOKS} is a webhook receiver: it takes a call only with a valid Standard Webhooks signature
+ * and de-duplicates by {@code webhook-id} instead of {@code Idempotency-Key}.
+ */
 public enum Api {
   RECEIPTS("receipts", "rcpt_", "receipt"),
-  PAYOUTS("payouts", "po_", "payout");
+  PAYOUTS("payouts", "po_", "payout"),
+  WEBHOOKS("webhooks", "wh_", "webhook");
 
   private final String path;
   private final String idPrefix;
@@ -17,7 +22,7 @@ public enum Api {
     this.objectName = objectName;
   }
 
-  /** The name used in URLs, stats and fault settings: {@code receipts} or {@code payouts}. */
+  /** The name used in URLs, stats and fault settings: {@code receipts}, {@code payouts}, ... */
   public String path() {
     return path;
   }
@@ -38,6 +43,9 @@ public enum Api {
       }
     }
     throw new ProblemException(
-        404, "unknown-api", "Unknown API", "No API '" + path + "': use receipts or payouts.");
+        404,
+        "unknown-api",
+        "Unknown API",
+        "No API '" + path + "': use receipts, payouts or webhooks.");
   }
 }

@@ -11,6 +11,7 @@ import dev.onceonly.sandbox.stats.CallLog;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -38,14 +39,41 @@ public class CallHandler {
   private final CanonicalJson json;
   private final Replies replies;
   private final Delays delays;
+  private final WebhookVerifier webhooks;
 
   public CallHandler(
-      SandboxState state, FaultSwitch faults, CanonicalJson json, Replies replies, Delays delays) {
+      SandboxState state,
+      FaultSwitch faults,
+      CanonicalJson json,
+      Replies replies,
+      Delays delays,
+      WebhookVerifier webhooks) {
     this.state = state;
     this.faults = faults;
     this.json = json;
     this.replies = replies;
     this.delays = delays;
+    this.webhooks = webhooks;
+  }
+
+  /**
+   * A call to the webhook receiver: refused (400, 401) unless its Standard Webhooks signature is
+   * valid and fresh; then handled like any provider call with {@code webhook-id} as its key, so a
+   * repeated delivery is replayed, not taken twice.
+   */
+  public CompletableFuture<Reply> handleWebhook(
+      String id, String timestamp, String signatures, String traceparent, byte[] body) {
+    ApiState s = state.of(Api.WEBHOOKS);
+    Optional<WebhookVerifier.Refusal> refusal =
+        webhooks.check(id, timestamp, signatures, body, System.currentTimeMillis() / 1000);
+    if (refusal.isPresent()) {
+      s.stats().rawCall();
+      WebhookVerifier.Refusal r = refusal.get();
+      Reply refused = refuse(s, r.status(), r.slug(), "Webhook refused", r.detail(), id);
+      s.stats().outcome(refused.outcome());
+      return CompletableFuture.completedFuture(refused);
+    }
+    return handle(Api.WEBHOOKS, id, traceparent, body);
   }
 
   /** {@code traceparent}: the caller's W3C trace context header, recorded with the call. */
@@ -87,6 +115,11 @@ public class CallHandler {
     FaultDecision d = faults.decide(s.api(), key, callNumber);
     if (d.latencyMs() > 0) {
       s.stats().latencyInjected();
+    }
+    if (d.fault() == Fault.HANG && d.hangBeforeEffect()) {
+      // A provider that answers nothing: no effect, no answer, the connection closed at the end.
+      s.stats().injected(Fault.HANG);
+      return delays.after(d.hangMs(), replies::stalled);
     }
     if (d.fault() == Fault.ERROR || d.fault() == Fault.THROTTLE) {
       s.stats().injected(d.fault());

@@ -10,11 +10,12 @@ import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 /**
- * The two provider APIs, {@code POST /v1/receipts} (e-mail) and {@code POST /v1/payouts}, as plain
- * Vert.x routes on the event loop: a provider call is one small JSON body in and one out, and the
- * JAX-RS layer cost about as much CPU as the call itself, which a benchmark of the relay on the
- * same machine pays for. Every call waits on timers, never on a sleeping thread. The admin API
- * ({@code /sandbox/...}) stays JAX-RS.
+ * The provider APIs, {@code POST /v1/receipts} (e-mail), {@code POST /v1/payouts} and the webhook
+ * receiver {@code POST /v1/webhooks} (signed, keyed by {@code webhook-id}), as plain Vert.x routes
+ * on the event loop: a provider call is one small JSON body in and one out, and the JAX-RS layer
+ * cost about as much CPU as the call itself, which a benchmark of the relay on the same machine
+ * pays for. Every call waits on timers, never on a sleeping thread. The admin API ({@code
+ * /sandbox/...}) stays JAX-RS.
  */
 @ApplicationScoped
 public class ProviderRoutes {
@@ -42,13 +43,17 @@ public class ProviderRoutes {
   }
 
   private void call(Api api, RoutingContext context) {
-    Buffer body = context.body().buffer();
-    handler
-        .handle(
-            api,
-            context.request().getHeader(IDEMPOTENCY_KEY),
-            context.request().getHeader("traceparent"),
-            body == null ? new byte[0] : body.getBytes())
+    Buffer buffer = context.body().buffer();
+    byte[] body = buffer == null ? new byte[0] : buffer.getBytes();
+    String traceparent = context.request().getHeader("traceparent");
+    (api == Api.WEBHOOKS
+            ? handler.handleWebhook(
+                context.request().getHeader("webhook-id"),
+                context.request().getHeader("webhook-timestamp"),
+                context.request().getHeader("webhook-signature"),
+                traceparent,
+                body)
+            : handler.handle(api, context.request().getHeader(IDEMPOTENCY_KEY), traceparent, body))
         .whenComplete(
             (reply, failure) -> {
               if (failure != null) {

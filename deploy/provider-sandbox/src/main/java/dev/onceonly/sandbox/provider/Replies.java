@@ -88,6 +88,11 @@ public class Replies {
     return new Reply(0, JSON, new byte[0], Map.of(), true, "effect-then-drop");
   }
 
+  /** No answer at all, and nothing taken: the connection is closed after a hang. */
+  public Reply stalled() {
+    return new Reply(0, JSON, new byte[0], Map.of(), true, "stalled");
+  }
+
   private Reply problem(Problem problem, Map<String, String> headers, String outcome) {
     return new Reply(problem.status(), Problem.MEDIA_TYPE, bytes(problem), headers, false, outcome);
   }

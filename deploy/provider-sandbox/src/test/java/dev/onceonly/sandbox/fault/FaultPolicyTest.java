@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 class FaultPolicyTest {
 
   private static FaultRates rates(double error, double throttle, double hang, double etf) {
-    return new FaultRates(error, null, hang, null, throttle, null, etf, null);
+    return new FaultRates(error, null, hang, null, throttle, null, etf, null, null);
   }
 
   private static FaultSettings settings(Long seed, FaultRates global) {
-    return new FaultSettings(seed, global, null, null, null);
+    return new FaultSettings(seed, global, null, null, null, null);
   }
 
   @Test
@@ -24,6 +24,7 @@ class FaultPolicyTest {
     FaultPolicy policy =
         new FaultPolicy(
             new FaultSettings(
+                null,
                 null,
                 null,
                 null,
@@ -44,7 +45,8 @@ class FaultPolicyTest {
   void callsBeyondTheScriptAreLeftToTheRates() {
     FaultPolicy policy =
         new FaultPolicy(
-            new FaultSettings(null, rates(1.0, 0, 0, 0), null, null, Map.of("k", List.of("ok"))));
+            new FaultSettings(
+                null, rates(1.0, 0, 0, 0), null, null, null, Map.of("k", List.of("ok"))));
 
     assertThat(policy.decide(Api.RECEIPTS, "k", 1).fault()).isEqualTo(Fault.NONE);
     assertThat(policy.decide(Api.RECEIPTS, "k", 2).fault()).isEqualTo(Fault.ERROR);
@@ -71,7 +73,7 @@ class FaultPolicyTest {
 
   @Test
   void dropModeTurnsEffectThenFailIntoADroppedConnection() {
-    FaultRates drop = new FaultRates(null, null, null, null, null, null, 1.0, "drop");
+    FaultRates drop = new FaultRates(null, null, null, null, null, null, 1.0, "drop", null);
 
     FaultPolicy policy = new FaultPolicy(settings(1L, drop));
 
@@ -80,10 +82,11 @@ class FaultPolicyTest {
 
   @Test
   void perApiSwitchesOverrideGlobalOnesAndInheritTheRest() {
-    FaultRates global = new FaultRates(0.1, 25L, null, null, null, 3, null, null);
-    FaultRates payouts = new FaultRates(0.5, null, null, null, null, null, null, null);
+    FaultRates global = new FaultRates(0.1, 25L, null, null, null, 3, null, null, null);
+    FaultRates payouts = new FaultRates(0.5, null, null, null, null, null, null, null, null);
 
-    FaultPolicy policy = new FaultPolicy(new FaultSettings(null, global, null, payouts, null));
+    FaultPolicy policy =
+        new FaultPolicy(new FaultSettings(null, global, null, payouts, null, null));
 
     assertThat(policy.rates(Api.PAYOUTS).errorRate()).isEqualTo(0.5);
     assertThat(policy.rates(Api.PAYOUTS).latencyMs()).isEqualTo(25L);
@@ -96,7 +99,8 @@ class FaultPolicyTest {
   @Test
   void unusableSettingsAreRefusedWithEveryProblem() {
     FaultRates tooMuch = rates(0.6, 0.6, 0, 0);
-    FaultRates negative = new FaultRates(-0.1, -5L, null, null, null, null, null, "explode");
+    FaultRates negative =
+        new FaultRates(-0.1, -5L, null, null, null, null, null, "explode", "sometimes");
 
     assertThatThrownBy(() -> new FaultPolicy(settings(null, tooMuch)))
         .isInstanceOf(IllegalArgumentException.class)
@@ -104,12 +108,27 @@ class FaultPolicyTest {
     assertThatThrownBy(() -> new FaultPolicy(settings(null, negative)))
         .hasMessageContaining("errorRate must be between 0 and 1")
         .hasMessageContaining("latencyMs must not be negative")
-        .hasMessageContaining("effectThenFailMode");
+        .hasMessageContaining("effectThenFailMode")
+        .hasMessageContaining("hangMode must be \"after-effect\" or \"before-effect\"");
     assertThatThrownBy(
             () ->
                 new FaultPolicy(
-                    new FaultSettings(null, null, null, null, Map.of("k", List.of("404")))))
+                    new FaultSettings(null, null, null, null, null, Map.of("k", List.of("404")))))
         .hasMessageContaining("unknown script step '404'");
+  }
+
+  @Test
+  void aHangBeforeTheEffectIsAPerApiSwitch() {
+    FaultRates stall =
+        new FaultRates(null, null, 1.0, 30_000L, null, null, null, null, "before-effect");
+
+    FaultPolicy policy = new FaultPolicy(new FaultSettings(null, null, null, stall, null, null));
+
+    FaultDecision payout = policy.decide(Api.PAYOUTS, "k", 1);
+    assertThat(payout.fault()).isEqualTo(Fault.HANG);
+    assertThat(payout.hangBeforeEffect()).isTrue();
+    assertThat(payout.hangMs()).isEqualTo(30_000L);
+    assertThat(policy.decide(Api.RECEIPTS, "k", 1).fault()).isEqualTo(Fault.NONE);
   }
 
   private static List<Fault> roll(FaultPolicy policy, int calls) {

@@ -123,6 +123,28 @@ class FaultInjectionTest {
   }
 
   @Test
+  void aHangBeforeTheEffectOnOneApiTakesNothingAndNeverAnswers() throws Exception {
+    faults("{\"payouts\":{\"hangRate\":1.0,\"hangMs\":1000,\"hangMode\":\"before-effect\"}}");
+
+    assertThatThrownBy(() -> send(rawPost(base, "payouts", "stall", "{}", Duration.ofMillis(300))))
+        .isInstanceOf(HttpTimeoutException.class);
+    post("receipts", "stall", "{}").then().statusCode(201);
+
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () ->
+                given()
+                    .get("/sandbox/calls/payouts/stall")
+                    .then()
+                    .body("lastOutcome", equalTo("stalled")));
+    effect("payouts", "stall").then().statusCode(404);
+    assertThat(stats("payouts").getLong("effectiveCalls")).isZero();
+    assertThat(stats("payouts").getLong("injectedFaults.hang")).isEqualTo(1);
+    assertThat(stats("receipts").getLong("effectiveCalls")).isEqualTo(1);
+  }
+
+  @Test
   void sameSeedGivesTheSameFaultSequence() {
     String settings = "{\"seed\":11,\"errorRate\":0.3,\"throttleRate\":0.3}";
     faults(settings);

@@ -64,7 +64,8 @@ public class HttpDestination implements Destination {
 
   @Override
   public String target() {
-    return settings.method() + " " + settings.url().text();
+    String target = settings.method() + " " + settings.url().text();
+    return settings.signer() == null ? target : target + ", signed (" + settings.signer() + ")";
   }
 
   @Override
@@ -90,6 +91,13 @@ public class HttpDestination implements Destination {
     }
     if (traceParent != null) {
       request.putHeader("traceparent", traceParent);
+    }
+    if (settings.signer() != null) {
+      long now = System.currentTimeMillis() / 1000;
+      settings
+          .signer()
+          .headers(row.idempotencyKey(), now, row.payload())
+          .forEach(request::putHeader);
     }
     return call(request, url, row.payload());
   }

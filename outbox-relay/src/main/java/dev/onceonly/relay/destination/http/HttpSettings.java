@@ -27,13 +27,22 @@ public record HttpSettings(
     String idempotencyHeader,
     Map<String, String> headers,
     HttpAuth auth,
-    ResponseClasses responses) {
+    ResponseClasses responses,
+    WebhookSigner signer) {
 
   static final Set<String> METHODS = Set.of("POST", "PUT", "PATCH");
 
   /** Headers the relay sets itself; configuring one of them is a mistake. */
   static final Set<String> RESERVED =
-      Set.of("content-type", "content-length", "host", "traceparent", "transfer-encoding");
+      Set.of(
+          "content-type",
+          "content-length",
+          "host",
+          "traceparent",
+          "transfer-encoding",
+          WebhookSigner.ID,
+          WebhookSigner.TIMESTAMP,
+          WebhookSigner.SIGNATURE);
 
   /** The settings {@code http} describes, or an {@link IllegalArgumentException} naming the key. */
   public static HttpSettings of(HttpConfig http, UnaryOperator<String> key) {
@@ -77,6 +86,8 @@ public record HttpSettings(
               + clashes
               + ", which the relay sends itself (idempotency key or credentials)");
     }
+    WebhookSigner signer =
+        WebhookSigner.of(http.signing(), k -> key.apply("signing." + k)).orElse(null);
     return new HttpSettings(
         HttpMethod.valueOf(method),
         url,
@@ -85,7 +96,8 @@ public record HttpSettings(
         idempotency,
         Map.copyOf(headers),
         auth,
-        responses);
+        responses,
+        signer);
   }
 
   private static Template url(String text, String key) {

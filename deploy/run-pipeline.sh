@@ -11,7 +11,8 @@
 #        deploy/run-pipeline.sh --stop        stops what --keep-running left running
 # Knobs (environment): ORDERS=1500 CUSTOMERS=300 SEED=<random> DRAIN_TIMEOUT=180
 #   CONSUMER_PORT=8080 RELAY_PORT=8081 SANDBOX_PORT=8089 (API ports)
-#   CONSUMER_MANAGEMENT_PORT=9000 RELAY_MANAGEMENT_PORT=9001 (health and metrics) JAVA_OPTS="-Xmx256m"
+#   CONSUMER_MANAGEMENT_PORT=9000 RELAY_MANAGEMENT_PORT=9001 (health and metrics)
+#   JAVA_OPTS="-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC" (the services')
 #   FAULTS='<JSON for PUT /sandbox/faults>'
 set -euo pipefail
 
@@ -41,15 +42,25 @@ ORDERS=${ORDERS:-1500}
 CUSTOMERS=${CUSTOMERS:-300}
 SEED=${SEED:-$((RANDOM * 32768 + RANDOM))}
 DRAIN_TIMEOUT=${DRAIN_TIMEOUT:-180}
-JAVA_OPTS=${JAVA_OPTS:-"-Xmx256m"}
+# C1 only: a run of a few thousand messages never pays back the optimizing compiler, whose threads
+# would take CPU from three JVMs starting at once on two cores.
+JAVA_OPTS=${JAVA_OPTS:-"-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"}
 # A provider having a bad day: 10 % 5xx, 3 % 429 with Retry-After, 5 % of receipts and 8 % of
 # payouts take effect and then fail (500 for receipts, a dropped connection for payouts), 0.5 %
-# hang past the relay's read timeout, 5 ms added to every call. Nothing permanent: every row
-# must end delivered.
+# hang 5 s, past the relay's read timeout (2 s here, RELAY_SETTINGS), 5 ms added to every call.
+# Nothing permanent: every row must end delivered.
 FAULTS=${FAULTS:-'{"errorRate":0.10,"throttleRate":0.03,"retryAfterSeconds":1,"latencyMs":5,
-  "hangRate":0.005,"hangMs":16000,
+  "hangRate":0.005,"hangMs":5000,
   "receipts":{"effectThenFailRate":0.05,"effectThenFailMode":"500"},
   "payouts":{"effectThenFailRate":0.08,"effectThenFailMode":"drop"}}'}
+
+# The relay's timings for a run of minutes: the production defaults (read timeout 10 s, backoff from
+# 1 s up to 5 min) would leave the last retried rows waiting half a minute after the rest.
+RELAY_SETTINGS=()
+for destination in send_receipt issue_payout; do
+  RELAY_SETTINGS+=(-Drelay.destinations.\"$destination\".http.read-timeout=2s
+    -Drelay.destinations.\"$destination\".backoff.initial=200ms -Drelay.destinations.\"$destination\".backoff.max=2s)
+done
 
 CONSUMER_JAR=consumer-service/target/quarkus-app/quarkus-run.jar
 RELAY_JAR=outbox-relay/target/quarkus-app/quarkus-run.jar
@@ -66,7 +77,7 @@ step() { printf '\n[%s] %s   (at %d s)\n' "$1" "$2" $((SECONDS - STARTED_AT)); }
 die() { printf 'run-pipeline: %s\n' "$*" >&2; exit 1; }
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 pipeline_java() {
-  java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+  java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
     -cp "$PIPELINE/target/onceonly-pipeline.jar:$PIPELINE/target/lib/*" "$@"
 }
 amqp_args=(--amqp-host=127.0.0.1 --amqp-port=5672 --amqp-vhost="$VHOST" --amqp-user=guest --amqp-password=guest)
@@ -75,18 +86,22 @@ amqp_args=(--amqp-host=127.0.0.1 --amqp-port=5672 --amqp-vhost="$VHOST" --amqp-u
 # A PID is signalled only if its command line still names the jar this script started with it.
 stop_services() {
   [[ -f $PIDS ]] || return 0
-  local name pid jar
-  while read -r name pid jar; do
+  local name pid jar stopping=()
+  while read -r name pid jar; do # all at once: each takes a few seconds to shut down
     if [[ -r /proc/$pid/cmdline ]] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$jar"; then
       kill "$pid" 2>/dev/null || true
-      for _ in $(seq 1 75); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-      if kill -0 "$pid" 2>/dev/null; then
-        say "  $name (pid $pid) did not stop within 15 s: killing it"
-        kill -9 "$pid" 2>/dev/null || true
-      fi
-      say "  stopped $name (pid $pid)"
+      stopping+=("$name:$pid")
     fi
   done < <(tac "$PIDS")
+  for entry in "${stopping[@]}"; do
+    name=${entry%%:*} pid=${entry##*:}
+    for _ in $(seq 1 75); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    if kill -0 "$pid" 2>/dev/null; then
+      say "  $name (pid $pid) did not stop within 15 s: killing it"
+      kill -9 "$pid" 2>/dev/null || true
+    fi
+    say "  stopped $name (pid $pid)"
+  done
   rm -f "$PIDS"
 }
 
@@ -151,41 +166,52 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # --- 1. PostgreSQL and RabbitMQ, a fresh database and vhost --------------------------------------
-step 1/7 "PostgreSQL and RabbitMQ"
-if ! port_open 5432; then
-  say "  starting PostgreSQL"
-  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start
-fi
-for _ in $(seq 1 60); do "${PG[@]}" -Atc 'select 1' >/dev/null 2>&1 && break; sleep 1; done
-"${PG[@]}" -Atc 'select 1' >/dev/null || die "PostgreSQL does not answer on 127.0.0.1:5432 as postgres"
-if ! port_open 5672; then
-  say "  starting RabbitMQ"
-  rabbitmq-server -detached
-fi
-for _ in $(seq 1 30); do rabbitmqctl -q await_startup >/dev/null 2>&1 && break; sleep 2; done
-rabbitmqctl -q await_startup >/dev/null 2>&1 || die "RabbitMQ did not start (rabbitmqctl await_startup)"
-"${PG[@]}" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
-rabbitmqctl -q delete_vhost "$VHOST" >/dev/null 2>&1 || true
-rabbitmqctl -q add_vhost "$VHOST" >/dev/null
-rabbitmqctl -q set_permissions -p "$VHOST" guest ".*" ".*" ".*" >/dev/null
-say "  PostgreSQL and RabbitMQ up; fresh database $DB and vhost $VHOST (tests use others)"
+# In the background while the build runs: neither needs the other. Its lines go to a log of its
+# own and are printed once both are done.
+prepare_services() {
+  if ! port_open 5432; then
+    say "  starting PostgreSQL"
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start
+  fi
+  for _ in $(seq 1 60); do "${PG[@]}" -Atc 'select 1' >/dev/null 2>&1 && break; sleep 1; done
+  "${PG[@]}" -Atc 'select 1' >/dev/null || die "PostgreSQL does not answer on 127.0.0.1:5432 as postgres"
+  if ! port_open 5672; then
+    say "  starting RabbitMQ"
+    rabbitmq-server -detached
+  fi
+  for _ in $(seq 1 30); do rabbitmqctl -q await_startup >/dev/null 2>&1 && break; sleep 2; done
+  rabbitmqctl -q await_startup >/dev/null 2>&1 || die "RabbitMQ did not start (rabbitmqctl await_startup)"
+  "${PG[@]}" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
+  rabbitmqctl -q delete_vhost "$VHOST" >/dev/null 2>&1 || true
+  rabbitmqctl -q add_vhost "$VHOST" >/dev/null
+  rabbitmqctl -q set_permissions -p "$VHOST" guest ".*" ".*" ".*" >/dev/null
+  say "  PostgreSQL and RabbitMQ up; fresh database $DB and vhost $VHOST (tests use others)"
+}
+step 1/7 "PostgreSQL and RabbitMQ (prepared in the background while the build runs)"
+prepare_services >"$RUN/services.log" 2>&1 &
+SERVICES_PID=$!
 
 # --- 2. build -----------------------------------------------------------------------------------
 step 2/7 "build"
-stale() { # true if a jar is missing or a source of the pipeline is newer than the oldest jar
+stale() { # true if a jar is missing or a source or pom is newer than the oldest jar
   local oldest=
   for jar in $CONSUMER_JAR $RELAY_JAR $SANDBOX_JAR $PIPELINE_JAR; do
     [[ -f $jar ]] || return 0
     [[ -z $oldest || $jar -ot $oldest ]] && oldest=$jar
   done
-  [[ -n $(find pom.xml shared-model consumer-service outbox-relay deploy/provider-sandbox deploy/pipeline \
-    -path '*/target' -prune -o -type f -newer "$oldest" -print -quit) ]]
+  [[ -n $(find . \( -name target -o -name .git -o -name .run -o -name node_modules \) -prune -o \
+    \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$oldest" -print -quit) ]]
 }
+# What the run needs and nothing else: no tests compiled, no code generation (the modules have no
+# generator), no format check; two modules at a time, and Maven's JVM on C1 only, which halves the
+# build's CPU (deploy/pipeline/README.md, "How long it takes").
+BUILD=(./mvnw -B -q package -T 2 -Dquarkus.analytics.disabled=true -Dmaven.test.skip=true -Dquarkus.generate-code.skip=true -Dspotless.check.skip=true
+  -pl "$MODULES" -am)
 if [[ $SKIP_BUILD -eq 1 ]]; then
   say "  skipped (--skip-build)"
 elif stale; then
-  say "  ./mvnw -B -q install -DskipTests -pl $MODULES -am"
-  ./mvnw -B -q install -DskipTests -pl "$MODULES" -am
+  say "  ${BUILD[*]}"
+  MAVEN_OPTS="${MAVEN_OPTS:-} -XX:TieredStopAtLevel=1" "${BUILD[@]}"
   say "  built"
 else
   say "  up to date (every jar is newer than its sources)"
@@ -193,14 +219,20 @@ fi
 for jar in $CONSUMER_JAR $RELAY_JAR $SANDBOX_JAR $PIPELINE_JAR; do
   [[ -f $jar ]] || die "$jar is missing: run without --skip-build"
 done
+wait "$SERVICES_PID" || { sed 's/^/  /' "$RUN/services.log" >&2; die "PostgreSQL and RabbitMQ could not be prepared (above)"; }
+cat "$RUN/services.log"
 
 # --- 3. start the sandbox, the consumer and the relay --------------------------------------------
 step 3/7 "start the provider sandbox, consumer-service and outbox-relay"
-start() { # <name> <jar> <env...>: java -jar in its own session, logging to deploy/.run/<name>.log
-  local name=$1 jar=$2
+start() { # <name> <jar> [-D<system property>...] <env...>: java -jar in its own session, logging to deploy/.run/<name>.log
+  local name=$1 jar=$2 properties=()
   shift 2
+  while [[ ${1:-} == -D* ]]; do
+    properties+=("$1")
+    shift
+  done
   # shellcheck disable=SC2086 # JAVA_OPTS holds several options
-  env "$@" setsid java $JAVA_OPTS -jar "$jar" >"$RUN/$name.log" 2>&1 </dev/null &
+  env "$@" setsid java $JAVA_OPTS "${properties[@]}" -jar "$jar" >"$RUN/$name.log" 2>&1 </dev/null &
   echo "$name $! $jar" >>"$PIDS"
 }
 await_ready() { # <name> <health url, the management port for the services>
@@ -222,11 +254,13 @@ OPERATOR_PASSWORD=${OPERATOR_PASSWORD:-$(head -c 32 /dev/urandom | base64 | tr -
 OPERATOR_HASH=$(printf 'operator:onceonly:%s' "$OPERATOR_PASSWORD" | sha512sum | cut -d' ' -f1)
 AUTH_ENV=(QUARKUS_SECURITY_USERS_EMBEDDED_USERS_OPERATOR="$OPERATOR_HASH"
   QUARKUS_SECURITY_USERS_EMBEDDED_ROLES_OPERATOR=outbox-admin)
-# The sandbox and the consumer start side by side; the relay waits for the consumer, which
-# migrates the outbox schema that the relay only checks.
+# All three start at once. The relay only checks the outbox schema, which the consumer migrates:
+# until it is there the relay waits (live, not ready) and looks again every second.
 start provider-sandbox "$SANDBOX_JAR" QUARKUS_HTTP_PORT="$SANDBOX_PORT"
 start consumer-service "$CONSUMER_JAR" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$CONSUMER_PORT" MANAGEMENT_PORT="$CONSUMER_MANAGEMENT_PORT" CONSUMER_THREADS=4 \
   RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest RABBITMQ_VHOST="$VHOST"
+start outbox-relay "$RELAY_JAR" "${RELAY_SETTINGS[@]}" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$RELAY_PORT" MANAGEMENT_PORT="$RELAY_MANAGEMENT_PORT" \
+  RELAY_ID=demo-relay PROVIDER_URL="$SANDBOX_URL"
 await_ready provider-sandbox "$SANDBOX_URL"
 curl -fsS -X POST "$SANDBOX_URL/sandbox/reset" -o /dev/null
 printf '%s' "$FAULTS" | curl -fsS -X PUT -H 'Content-Type: application/json' --data-binary @- \
@@ -234,8 +268,6 @@ printf '%s' "$FAULTS" | curl -fsS -X PUT -H 'Content-Type: application/json' --d
 say "  faults on: $(tr -d ' \n' <<<"$FAULTS")"
 
 await_ready consumer-service "$CONSUMER_MANAGEMENT_URL"
-start outbox-relay "$RELAY_JAR" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$RELAY_PORT" MANAGEMENT_PORT="$RELAY_MANAGEMENT_PORT" RELAY_ID=demo-relay \
-  PROVIDER_URL="$SANDBOX_URL"
 await_ready outbox-relay "$RELAY_MANAGEMENT_URL"
 
 # --- 4. feed ------------------------------------------------------------------------------------
@@ -260,34 +292,44 @@ REACHED_PROOF=1
 
 # --- 7. where to look ---------------------------------------------------------------------------
 step 7/7 "where to look"
-answers() { [[ $(curl -s -u "operator:$OPERATOR_PASSWORD" -o /dev/null -w '%{http_code}' "$1") == 2* ]]; }
-show() { # <label> <url>: printed only if it answers now
-  if answers "$2"; then printf '  %-22s %s\n' "$1" "$2"; fi
+show() { # <heading> <label> <url>...: the pairs whose URL answers now, asked with one curl
+  local heading=$1 labels=() urls=() args=() codes i
+  shift
+  while [[ $# -gt 0 ]]; do
+    labels+=("$1") urls+=("$2") args+=(-o /dev/null "$2")
+    shift 2
+  done
+  mapfile -t codes < <(curl -s -u "operator:$OPERATOR_PASSWORD" -w '%{http_code}\n' "${args[@]}")
+  say " $heading"
+  for i in "${!urls[@]}"; do
+    [[ ${codes[i]:-} == 2* ]] && printf '  %-22s %s\n' "${labels[i]}" "${urls[i]}"
+  done
+  return 0
 }
 first_customer=cust-0000
 say " operator API user: operator / $OPERATOR_PASSWORD (role outbox-admin; curl -u operator:...)"
-say " consumer-service"
-show "balance" "$CONSUMER_URL/balances/$first_customer"
-show "ledger" "$CONSUMER_URL/ledger?customerId=$first_customer"
-show "claim" "$CONSUMER_URL/claims/loyalty/order-completed:ord-00001"
-show "conflicts" "$CONSUMER_URL/conflicts"
-show "rejections" "$CONSUMER_URL/rejections"
-show "OpenAPI" "$CONSUMER_URL/q/openapi"
-say " outbox-relay"
-show "outbox rows" "$RELAY_URL/outbox?status=delivered&kind=send_receipt&size=20"
-show "outbox stats" "$RELAY_URL/outbox/stats"
-show "OpenAPI" "$RELAY_URL/q/openapi"
-say " provider sandbox"
-show "stats" "$SANDBOX_URL/sandbox/stats"
-show "faults" "$SANDBOX_URL/sandbox/faults"
-show "payout effects" "$SANDBOX_URL/sandbox/effects/payouts?limit=20"
-show "one receipt's calls" "$SANDBOX_URL/sandbox/calls/receipts/oo1:send_receipt:receipts:order-completed:ord-00001"
-say " metrics and health"
-show "consumer metrics" "$CONSUMER_MANAGEMENT_URL/q/metrics"
-show "relay metrics" "$RELAY_MANAGEMENT_URL/q/metrics"
-show "consumer health" "$CONSUMER_MANAGEMENT_URL/q/health"
-show "relay health" "$RELAY_MANAGEMENT_URL/q/health"
-show "sandbox health" "$SANDBOX_URL/q/health"
+show consumer-service \
+  "balance" "$CONSUMER_URL/balances/$first_customer" \
+  "ledger" "$CONSUMER_URL/ledger?customerId=$first_customer" \
+  "claim" "$CONSUMER_URL/claims/loyalty/order-completed:ord-00001" \
+  "conflicts" "$CONSUMER_URL/conflicts" \
+  "rejections" "$CONSUMER_URL/rejections" \
+  "OpenAPI" "$CONSUMER_URL/q/openapi"
+show outbox-relay \
+  "outbox rows" "$RELAY_URL/outbox?status=delivered&kind=send_receipt&size=20" \
+  "outbox stats" "$RELAY_URL/outbox/stats" \
+  "OpenAPI" "$RELAY_URL/q/openapi"
+show "provider sandbox" \
+  "stats" "$SANDBOX_URL/sandbox/stats" \
+  "faults" "$SANDBOX_URL/sandbox/faults" \
+  "payout effects" "$SANDBOX_URL/sandbox/effects/payouts?limit=20" \
+  "one receipt's calls" "$SANDBOX_URL/sandbox/calls/receipts/oo1:send_receipt:receipts:order-completed:ord-00001"
+show "metrics and health" \
+  "consumer metrics" "$CONSUMER_MANAGEMENT_URL/q/metrics" \
+  "relay metrics" "$RELAY_MANAGEMENT_URL/q/metrics" \
+  "consumer health" "$CONSUMER_MANAGEMENT_URL/q/health" \
+  "relay health" "$RELAY_MANAGEMENT_URL/q/health" \
+  "sandbox health" "$SANDBOX_URL/q/health"
 say " data and operations"
 say "  psql -h 127.0.0.1 -U postgres -d $DB   (schemas loyalty and outbox)"
 say "  rabbitmqctl list_queues -p $VHOST name messages   (dead letters in onceonly.<consumer>.dlq)"

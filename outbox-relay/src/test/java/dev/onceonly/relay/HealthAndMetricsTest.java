@@ -75,13 +75,30 @@ class HealthAndMetricsTest {
         .statusCode(200)
         .body(containsString("onceonly_relay_pending "))
         .body(containsString("onceonly_relay_oldest_pending_age_seconds "))
-        .body(containsString("onceonly_relay_attempts_total{kind=\"send_receipt\""))
+        .body(containsString("onceonly_relay_attempts_total{destination=\"send_receipt\""))
         .body(
             containsString(
-                "onceonly_relay_deliveries_total{kind=\"send_receipt\",outcome=\"delivered\""))
+                "onceonly_relay_deliveries_total{destination=\"send_receipt\",outcome=\"delivered\""))
         .body(
             containsString(
-                "onceonly_relay_delivery_latency_seconds{kind=\"send_receipt\",quantile=\"0.99\""));
+                "onceonly_relay_delivery_latency_seconds{destination=\"send_receipt\",quantile=\"0.99\""));
+  }
+
+  @Test
+  void everyConfiguredDestinationHasItsGaugesFromTheStart() {
+    String metrics = onManagementPort().get("metrics").asString();
+
+    for (String destination : OutboxTestResource.DESTINATIONS) {
+      assertThat(metrics)
+          .contains("onceonly_relay_breaker_open{destination=\"" + destination + "\"}")
+          .contains("onceonly_relay_destination_pending{destination=\"" + destination + "\"}")
+          .contains(
+              "onceonly_relay_destination_oldest_pending_age_seconds{destination=\""
+                  + destination
+                  + "\"}")
+          .contains(
+              "onceonly_relay_unknown_destination_rows{destination=\"" + destination + "\"} 0.0");
+    }
   }
 
   @Test

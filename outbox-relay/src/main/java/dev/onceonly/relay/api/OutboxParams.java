@@ -5,8 +5,6 @@ import dev.onceonly.web.Params;
 import dev.onceonly.web.ProblemException;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Set;
-import java.util.TreeSet;
 
 /** The outbox's own parameters, read as {@link Params} reads the common ones. */
 final class OutboxParams {
@@ -22,10 +20,6 @@ final class OutboxParams {
         Params.oneOf(
             "status", raw, Arrays.stream(OutboxStatus.values()).map(OutboxStatus::value).toList());
     return value == null ? null : OutboxStatus.fromValue(value).orElseThrow();
-  }
-
-  static String kind(String raw, Set<String> known) {
-    return Params.oneOf("kind", raw, new TreeSet<>(known));
   }
 
   static boolean newestFirst(String raw) {

@@ -37,19 +37,19 @@ public class OutboxResource {
 
   private final OutboxQueryRepository queries;
   private final OutboxOperations operations;
-  private final KnownKinds kinds;
+  private final KnownDestinations destinations;
   private final RowDetailViews views;
   private final SecurityIdentity identity;
 
   public OutboxResource(
       OutboxQueryRepository queries,
       OutboxOperations operations,
-      KnownKinds kinds,
+      KnownDestinations destinations,
       RowDetailViews views,
       SecurityIdentity identity) {
     this.queries = queries;
     this.operations = operations;
-    this.kinds = kinds;
+    this.destinations = destinations;
     this.views = views;
     this.identity = identity;
   }
@@ -66,7 +66,10 @@ public class OutboxResource {
       @QueryParam("status")
           @Parameter(description = "pending, in_flight, delivered, dead, cancelled")
           String status,
-      @QueryParam("kind") @Parameter(description = "e.g. send_receipt, issue_payout") String kind,
+      @QueryParam("destination")
+          @Parameter(description = "Where the rows go, e.g. send_receipt, issue_payout")
+          String destination,
+      @QueryParam("kind") @Parameter(description = "The older name of destination") String kind,
       @QueryParam("orderingKey") String orderingKey,
       @QueryParam("idempotencyKey") String idempotencyKey,
       @QueryParam("createdAfter")
@@ -96,7 +99,7 @@ public class OutboxResource {
     OutboxFilter filter =
         new OutboxFilter(
             OutboxParams.status(status),
-            OutboxParams.kind(kind, kinds.all()),
+            destinations.check(destination, kind),
             Params.text("orderingKey", orderingKey),
             Params.text("idempotencyKey", idempotencyKey),
             after,

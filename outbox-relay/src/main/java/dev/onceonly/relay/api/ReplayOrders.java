@@ -16,11 +16,11 @@ import java.util.Set;
 @ApplicationScoped
 public class ReplayOrders {
 
-  private final KnownKinds kinds;
+  private final KnownDestinations destinations;
   private final int maxRows;
 
-  public ReplayOrders(KnownKinds kinds, RelayConfig config) {
-    this.kinds = kinds;
+  public ReplayOrders(KnownDestinations destinations, RelayConfig config) {
+    this.destinations = destinations;
     this.maxRows = config.operations().replayMaxRows();
   }
 
@@ -32,7 +32,7 @@ public class ReplayOrders {
   public ReplayOrder order(ReplayRequest request) {
     if (request == null) {
       throw ProblemException.badRequest(
-          "send a JSON filter body, e.g. {\"kind\":\"send_receipt\",\"dryRun\":true};"
+          "send a JSON filter body, e.g. {\"destination\":\"send_receipt\",\"dryRun\":true};"
               + " {} replays every dead row up to the limit");
     }
     OutboxStatus status = OutboxParams.status(request.status());
@@ -58,7 +58,7 @@ public class ReplayOrders {
     OutboxFilter filter =
         new OutboxFilter(
             OutboxStatus.DEAD,
-            OutboxParams.kind(request.kind(), kinds.all()),
+            destinations.check(request.destination(), request.kind()),
             Params.text("orderingKey", request.orderingKey()),
             Params.text("idempotencyKey", request.idempotencyKey()),
             after,

@@ -10,7 +10,8 @@ public record ReplayRequest(
             description = "Only dead rows are replayed; give dead or leave it out",
             defaultValue = "dead")
         String status,
-    @Schema(description = "An outbox kind, e.g. send_receipt") String kind,
+    @Schema(description = "A destination, e.g. send_receipt") String destination,
+    @Schema(description = "The older name of destination") String kind,
     String orderingKey,
     String idempotencyKey,
     @Schema(format = "date-time", description = "Created at or after (ISO-8601 with offset)")

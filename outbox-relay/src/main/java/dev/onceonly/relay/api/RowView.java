@@ -8,7 +8,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Schema(name = "OutboxRow")
 public record RowView(
     long id,
-    String kind,
+    @Schema(description = "Where the row goes (its kind)") String destination,
+    @Schema(description = "The older name of destination") String kind,
     @Schema(enumeration = {"pending", "in_flight", "delivered", "dead", "cancelled"}) String status,
     String idempotencyKey,
     String orderingKey,
@@ -29,6 +30,7 @@ public record RowView(
   public static RowView from(OutboxRow row) {
     return new RowView(
         row.id(),
+        row.kind(),
         row.kind(),
         row.status(),
         row.idempotencyKey(),

@@ -26,7 +26,9 @@ public class StatsResource {
   @Operation(
       summary = "Outbox at a glance",
       description =
-          "Counts by status and kind, the age of the oldest row waiting, ordering keys parked"
+          "Counts by status and destination, each destination's backlog, oldest waiting age,"
+              + " deliveries and failures in the last minute and breaker, the age of the oldest row"
+              + " waiting, ordering keys parked"
               + " behind a dead row, and deliveries in the last minute.")
   public StatsView stats() {
     return stats.current();

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.onceonly.model.OutboxStatus;
 import dev.onceonly.relay.api.AuditEntryView;
-import dev.onceonly.relay.api.KnownKinds;
+import dev.onceonly.relay.api.KnownDestinations;
 import dev.onceonly.relay.api.ReplayOrders;
 import dev.onceonly.relay.api.RowDetailView;
 import dev.onceonly.relay.api.RowDetailViews;
@@ -38,7 +38,6 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.TreeSet;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -75,7 +74,8 @@ public class ConsoleResource {
   private final StatsViews stats;
   private final RowDetailViews rows;
   private final AuditRepository audit;
-  private final KnownKinds kinds;
+  private final KnownDestinations destinations;
+  private final DestinationRows destinationRows;
   private final ReplayOrders replays;
   private final ObjectMapper json;
   private final SecurityIdentity identity;
@@ -85,7 +85,8 @@ public class ConsoleResource {
       StatsViews stats,
       RowDetailViews rows,
       AuditRepository audit,
-      KnownKinds kinds,
+      KnownDestinations destinations,
+      DestinationRows destinationRows,
       ReplayOrders replays,
       ObjectMapper json,
       SecurityIdentity identity) {
@@ -93,15 +94,23 @@ public class ConsoleResource {
     this.stats = stats;
     this.rows = rows;
     this.audit = audit;
-    this.kinds = kinds;
+    this.destinations = destinations;
+    this.destinationRows = destinationRows;
     this.replays = replays;
     this.json = json;
     this.identity = identity;
   }
 
   @GET
-  @Operation(summary = "The outbox at a glance: counts, lag, parked keys, newest dead rows")
-  public TemplateInstance overview() {
+  @Operation(
+      summary =
+          "The outbox at a glance: counts, lag, each destination's figures, breaker and last hour,"
+              + " parked keys, newest dead rows (of one destination with ?destination=)")
+  public TemplateInstance overview(
+      @QueryParam("destination")
+          @Parameter(description = "Show the dead rows of this destination only")
+          String destination) {
+    String only = destinations.check(destination, null);
     StatsView now = stats.current();
     List<String> statuses = Arrays.stream(OutboxStatus.values()).map(OutboxStatus::value).toList();
     List<KindCounts> byKind = new ArrayList<>();
@@ -110,7 +119,7 @@ public class ConsoleResource {
             (kind, counts) ->
                 byKind.add(new KindCounts(kind, statuses.stream().map(counts::get).toList())));
     List<RowView> dead =
-        queries.list(deadRows(), Order.NEWEST, null, DEAD_SHOWN).items().stream()
+        queries.list(deadRows(only), Order.NEWEST, null, DEAD_SHOWN).items().stream()
             .map(RowView::from)
             .toList();
     return Templates.overview(
@@ -119,12 +128,14 @@ public class ConsoleResource {
             statuses,
             statuses.stream().map(now.byStatus()::get).toList(),
             byKind,
+            destinationRows.rows(now),
             Durations.age(now.oldestPendingAgeSeconds()),
             now.deliveriesLastMinute(),
             now.parkedOrderingKeys(),
             now.parkedOrderingKeysTotal(),
+            only,
             dead,
-            List.copyOf(new TreeSet<>(kinds.all())),
+            List.copyOf(destinations.configured()),
             replays.maxRows()));
   }
 
@@ -199,7 +210,7 @@ public class ConsoleResource {
     }
   }
 
-  private static OutboxFilter deadRows() {
-    return new OutboxFilter(OutboxStatus.DEAD, null, null, null, null, null);
+  private static OutboxFilter deadRows(String destination) {
+    return new OutboxFilter(OutboxStatus.DEAD, destination, null, null, null, null);
   }
 }

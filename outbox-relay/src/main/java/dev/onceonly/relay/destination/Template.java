@@ -1,6 +1,8 @@
 package dev.onceonly.relay.destination;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.onceonly.relay.lease.LeasedRow;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +19,7 @@ import java.util.regex.Pattern;
 public final class Template {
 
   private static final Pattern PAYLOAD = Pattern.compile("payload(\\.[A-Za-z0-9_-]+)+");
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One piece of the text: literal, or a placeholder. */
   private sealed interface Part permits Literal, RowValue, PayloadField {}
@@ -123,6 +126,25 @@ public final class Template {
       }
     }
     return out.toString();
+  }
+
+  /**
+   * The text for {@code row}, its payload read as JSON only when a placeholder needs it, each value
+   * passed through {@code encode}.
+   */
+  public String render(LeasedRow row, UnaryOperator<String> encode) throws MissingValue {
+    if (isConstant()) {
+      return text;
+    }
+    JsonNode payload = null;
+    if (readsPayload()) {
+      try {
+        payload = JSON.readTree(row.payload());
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException("stored payload of row " + row.id() + " is not JSON", e);
+      }
+    }
+    return render(row, payload, encode);
   }
 
   /** The text with every placeholder replaced by {@code sample}: to check what it would make. */

@@ -82,9 +82,11 @@ final class Lane {
       return probe;
     }
     if (rate != null && mayHaveMore && held.get() < maxInFlight) {
-      long token = rate.nanosUntilNext(nanoTime);
-      if (token > 0) {
-        return token;
+      // Wait for tokens worth a lease, not for each single one: a fast rate limit would otherwise
+      // cost a lease transaction per row.
+      long tokens = rate.nanosUntil(worthLeasing, nanoTime);
+      if (tokens > 0) {
+        return tokens;
       }
     }
     return Long.MAX_VALUE;

@@ -33,10 +33,11 @@ public final class TokenBucket {
     tokens = Math.max(0, tokens - calls);
   }
 
-  /** Nanoseconds until the next whole token; 0 when one is there. */
-  public synchronized long nanosUntilNext(long nanoTime) {
+  /** Nanoseconds until {@code count} whole tokens are there (at most a burst's worth); 0: now. */
+  public synchronized long nanosUntil(int count, long nanoTime) {
     refill(nanoTime);
-    return tokens >= 1 ? 0 : (long) Math.ceil((1 - tokens) / perNano);
+    double wanted = Math.min(Math.max(1, count), Math.floor(capacity));
+    return tokens >= wanted ? 0 : (long) Math.ceil((wanted - tokens) / perNano);
   }
 
   @Override

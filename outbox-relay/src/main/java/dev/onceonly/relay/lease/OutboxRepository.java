@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import javax.sql.DataSource;
 
 /**
@@ -90,11 +91,13 @@ public class OutboxRepository {
    */
   static final List<String> WAITING = List.of("pending", "in_flight");
 
+  /** Rows waiting for delivery per destination, and the age of each one's oldest, in seconds. */
   static final String SQL_BACKLOG =
       """
-      SELECT count(*), COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)
+      SELECT kind, count(*), COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)
         FROM outbox.outbox
        WHERE status = ANY (?)
+       GROUP BY kind
       """;
 
   static final String SQL_ID_BOUNDS =
@@ -187,7 +190,8 @@ public class OutboxRepository {
         });
   }
 
-  public Backlog backlog() {
+  /** Rows waiting for delivery (pending or in flight) per destination, with their oldest age. */
+  public Map<String, Backlog> backlogByDestination() {
     return jdbc.inTransaction(
         connection -> {
           // A parallel scan here took every core for tens of milliseconds each refresh, and the
@@ -197,11 +201,25 @@ public class OutboxRepository {
           }
           try (PreparedStatement statement = connection.prepareStatement(SQL_BACKLOG)) {
             statement.setArray(1, Jdbc.textArray(connection, WAITING));
+            Map<String, Backlog> backlog = new TreeMap<>();
             try (ResultSet rs = statement.executeQuery()) {
-              rs.next();
-              return new Backlog(rs.getLong(1), rs.getDouble(2));
+              while (rs.next()) {
+                backlog.put(rs.getString(1), new Backlog(rs.getLong(2), rs.getDouble(3)));
+              }
             }
+            return backlog;
           }
         });
+  }
+
+  /** The waiting rows of every destination together: how many, and the oldest one's age. */
+  public static Backlog total(Map<String, Backlog> byDestination) {
+    long rows = 0;
+    double oldest = 0;
+    for (Backlog b : byDestination.values()) {
+      rows += b.rows();
+      oldest = Math.max(oldest, b.oldestAgeSeconds());
+    }
+    return new Backlog(rows, oldest);
   }
 }

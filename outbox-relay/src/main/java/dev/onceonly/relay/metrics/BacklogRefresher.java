@@ -5,7 +5,10 @@ import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
-/** Refreshes the backlog gauges on a schedule, so a scrape never queries the database. */
+/**
+ * Refreshes the backlog gauges (in total and per destination) on a schedule, so a scrape never
+ * queries the database.
+ */
 @ApplicationScoped
 public class BacklogRefresher {
 
@@ -25,8 +28,7 @@ public class BacklogRefresher {
       skipExecutionIf = Scheduled.ApplicationNotRunning.class)
   void refresh() {
     try {
-      OutboxRepository.Backlog backlog = repository.backlog();
-      metrics.backlog(backlog.rows(), backlog.oldestAgeSeconds());
+      metrics.backlog(repository.backlogByDestination());
     } catch (RuntimeException e) {
       LOG.debugf(e, "outbox backlog not refreshed");
     }

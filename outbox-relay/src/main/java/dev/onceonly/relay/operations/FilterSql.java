@@ -14,7 +14,7 @@ import java.util.List;
 final class FilterSql {
 
   static final String BY_STATUS = " AND o.status = ?";
-  static final String BY_KIND = " AND o.kind = ?";
+  static final String BY_DESTINATION = " AND o.kind = ?";
   static final String BY_ORDERING_KEY = " AND o.ordering_key = ?";
   static final String BY_IDEMPOTENCY_KEY = " AND o.idempotency_key = ?";
   static final String CREATED_FROM = " AND o.created_at >= ?";
@@ -25,7 +25,7 @@ final class FilterSql {
 
   FilterSql(OutboxFilter filter) {
     add(BY_STATUS, filter.status() == null ? null : filter.status().value());
-    add(BY_KIND, filter.kind());
+    add(BY_DESTINATION, filter.destination());
     add(BY_ORDERING_KEY, filter.orderingKey());
     add(BY_IDEMPOTENCY_KEY, filter.idempotencyKey());
     add(CREATED_FROM, timestamp(filter.createdAfter()));

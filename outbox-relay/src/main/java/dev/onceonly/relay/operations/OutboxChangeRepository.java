@@ -239,7 +239,7 @@ public class OutboxChangeRepository {
   private static OutboxFilter withoutStatus(OutboxFilter filter) {
     return new OutboxFilter(
         null,
-        filter.kind(),
+        filter.destination(),
         filter.orderingKey(),
         filter.idempotencyKey(),
         filter.createdAfter(),

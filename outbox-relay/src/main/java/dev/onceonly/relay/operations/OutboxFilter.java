@@ -9,7 +9,7 @@ import java.time.Instant;
  */
 public record OutboxFilter(
     OutboxStatus status,
-    String kind,
+    String destination,
     String orderingKey,
     String idempotencyKey,
     Instant createdAfter,

@@ -170,7 +170,7 @@ public class OutboxOperations {
     OutboxFilter filter = order.filter();
     Map<String, Object> values = new LinkedHashMap<>();
     values.put("status", "dead");
-    putIfSet(values, "kind", filter.kind());
+    putIfSet(values, "destination", filter.destination());
     putIfSet(values, "orderingKey", filter.orderingKey());
     putIfSet(values, "idempotencyKey", filter.idempotencyKey());
     putIfSet(values, "createdAfter", filter.createdAfter());

@@ -59,6 +59,42 @@ public class OutboxQueryRepository {
        GROUP BY kind
       """;
 
+  /** Failed attempts (retried or dead) in the last minute, per destination. */
+  static final String SQL_FAILED_LAST_MINUTE =
+      """
+      SELECT destination, count(*) FROM outbox.outbox_attempts
+       WHERE finished_at > now() - interval '1 minute' AND outcome = ANY (?)
+         AND destination IS NOT NULL
+       GROUP BY destination
+      """;
+
+  /**
+   * Attempts per destination and minute over the last {@code ?} minutes (minutes ago, from 0), the
+   * delivered and the failed ones: the console's chart. Attempts are appended in {@code
+   * finished_at} order and V6's BRIN index finds the window's pages; those recorded before V6 have
+   * no destination and are left out.
+   */
+  static final String SQL_ACTIVITY =
+      """
+      SELECT destination,
+             floor(EXTRACT(EPOCH FROM now() - finished_at) / 60)::int AS minutes_ago,
+             count(*) FILTER (WHERE outcome = 'delivered'),
+             count(*) FILTER (WHERE outcome = ANY (?))
+        FROM outbox.outbox_attempts
+       WHERE finished_at > now() - ? * interval '1 minute' AND destination IS NOT NULL
+       GROUP BY 1, 2
+      """;
+
+  /** Whether a destination not configured here names a row still waiting or dead. */
+  static final String SQL_DESTINATION_HAS_ROWS =
+      "SELECT EXISTS (SELECT 1 FROM outbox.outbox WHERE kind = ? AND status = ANY (?))";
+
+  /** The attempt outcomes that are failures of the destination (a lost lease is not). */
+  static final List<String> FAILED = List.of("retry", "dead");
+
+  /** The statuses of rows an operator may still act on or wait for. */
+  static final List<String> OPEN = List.of("pending", "in_flight", "dead");
+
   /** Keys whose oldest unfinished row is dead (the relay's ordering rule), with the total. */
   static final String SQL_PARKED_KEYS =
       """
@@ -205,6 +241,15 @@ public class OutboxQueryRepository {
           delivered.put(rs.getString(1), rs.getLong(2));
         }
       }
+      Map<String, Long> failed = new TreeMap<>();
+      try (PreparedStatement statement = connection.prepareStatement(SQL_FAILED_LAST_MINUTE)) {
+        statement.setArray(1, connection.createArrayOf("text", FAILED.toArray()));
+        try (ResultSet rs = statement.executeQuery()) {
+          while (rs.next()) {
+            failed.put(rs.getString(1), rs.getLong(2));
+          }
+        }
+      }
       List<ParkedKey> parked = new ArrayList<>();
       long parkedTotal = 0;
       try (PreparedStatement statement = connection.prepareStatement(SQL_PARKED_KEYS)) {
@@ -216,9 +261,51 @@ public class OutboxQueryRepository {
           }
         }
       }
-      return new OutboxStats(counts, oldestPendingAgeSeconds, parked, parkedTotal, delivered);
+      return new OutboxStats(
+          counts, oldestPendingAgeSeconds, parked, parkedTotal, delivered, failed);
     } catch (SQLException e) {
       throw new IllegalStateException("reading outbox stats failed", e);
+    }
+  }
+
+  /**
+   * Per destination, delivered and failed attempts in each of the last {@code minutes} minutes,
+   * oldest first.
+   */
+  public Map<String, Activity> activity(int minutes) {
+    Map<String, Activity> activity = new TreeMap<>();
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(SQL_ACTIVITY)) {
+      statement.setArray(1, connection.createArrayOf("text", FAILED.toArray()));
+      statement.setInt(2, minutes);
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          int slot = minutes - 1 - rs.getInt(2);
+          if (slot >= 0 && slot < minutes) {
+            Activity of = activity.computeIfAbsent(rs.getString(1), d -> Activity.empty(minutes));
+            of.delivered()[slot] += rs.getLong(3);
+            of.failed()[slot] += rs.getLong(4);
+          }
+        }
+      }
+      return activity;
+    } catch (SQLException e) {
+      throw new IllegalStateException("reading attempts per destination failed", e);
+    }
+  }
+
+  /** Whether rows of {@code destination} are waiting, in flight or dead. */
+  public boolean destinationHasRows(String destination) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(SQL_DESTINATION_HAS_ROWS)) {
+      statement.setString(1, destination);
+      statement.setArray(2, connection.createArrayOf("text", OPEN.toArray()));
+      try (ResultSet rs = statement.executeQuery()) {
+        rs.next();
+        return rs.getBoolean(1);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("looking for rows of destination " + destination, e);
     }
   }
 

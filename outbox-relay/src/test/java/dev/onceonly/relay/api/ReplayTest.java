@@ -61,7 +61,7 @@ class ReplayTest {
         .body("items[0].action", is("replay"))
         .body("items[0].dryRun", is(true))
         .body("items[0].affectedCount", is(3))
-        .body("items[0].filter.kind", is("send_receipt"));
+        .body("items[0].filter.destination", is("send_receipt"));
   }
 
   @Test
@@ -110,7 +110,7 @@ class ReplayTest {
         .body("items[0].dryRun", is(false))
         .body("items[0].affectedCount", is(3))
         .body("items[0].filter.status", is("dead"))
-        .body("items[0].filter.kind", is("send_receipt"))
+        .body("items[0].filter.destination", is("send_receipt"))
         .body("items[0].filter.createdAfter", is(start.toString()))
         .body("items[0].scheduledUntil", is(result.getString("scheduledUntil")));
     OutboxRows.deleteKeysStartingWith(prefix);

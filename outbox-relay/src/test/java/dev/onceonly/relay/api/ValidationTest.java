@@ -44,7 +44,7 @@ class ValidationTest {
         get("/outbox?status=nope", "unknown status 'nope': use one of pending, in_flight"),
         get(
             "/outbox?kind=fax",
-            "unknown kind 'fax': use one of issue_payout, outage, send_receipt"),
+            "unknown destination 'fax': configured here are issue_payout, outage, send_receipt"),
         get("/outbox?size=0", "size must be a whole number from 1 to 500, was '0'"),
         get("/outbox?size=501", "size must be a whole number from 1 to 500"),
         get("/outbox?size=ten", "size must be a whole number from 1 to 500, was 'ten'"),
@@ -62,7 +62,8 @@ class ValidationTest {
         get("/outbox/audit?cursor=x", "cursor must be the nextCursor"),
         post("/outbox/abc/retry", null, "the outbox row id must be a positive whole number"),
         post("/outbox/-1/cancel", null, "the outbox row id must be a positive whole number"),
-        replay("{\"kind\":\"fax\"}", "unknown kind 'fax'"),
+        replay("{\"kind\":\"fax\"}", "unknown destination 'fax'"),
+        replay("{\"destination\":\"fax\"}", "unknown destination 'fax'"),
         replay("{\"status\":\"cancelled\"}", "status must be dead or left out"),
         replay("{\"status\":\"nope\"}", "unknown status 'nope'"),
         replay("{\"status\":\"pending\"}", "status must be dead or left out, was 'pending'"),

@@ -38,7 +38,7 @@ class CompleterTest {
 
   @Test
   void oneRefusedCompletionDoesNotSinkItsBatch() {
-    Completer completer = new Completer(repository, new RelayMetrics(registry));
+    Completer completer = new Completer(repository, new RelayMetrics(registry, List.of()));
 
     completer.complete(List.of(delivered(11), delivered(12), delivered(13), delivered(14)));
 
@@ -46,7 +46,7 @@ class CompleterTest {
     assertThat(
             registry
                 .get("onceonly.relay.deliveries")
-                .tag("kind", "send_receipt")
+                .tag("destination", "send_receipt")
                 .tag("outcome", "delivered")
                 .counter()
                 .count())
@@ -55,7 +55,7 @@ class CompleterTest {
 
   @Test
   void aBatchTheDatabaseTakesIsWrittenInOneGo() {
-    Completer completer = new Completer(repository, new RelayMetrics(registry));
+    Completer completer = new Completer(repository, new RelayMetrics(registry, List.of()));
 
     completer.complete(List.of(delivered(21), delivered(22)));
 

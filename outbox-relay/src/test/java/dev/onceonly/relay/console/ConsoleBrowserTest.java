@@ -109,7 +109,8 @@ class ConsoleBrowserTest {
     WebDriver page = browser.driver();
 
     page.get(url("admin", "admin-secret", "/console"));
-    page.findElement(By.cssSelector("select[name='kind'] option[value='send_receipt']")).click();
+    page.findElement(By.cssSelector("select[name='destination'] option[value='send_receipt']"))
+        .click();
     page.findElement(By.name("orderingKey")).sendKeys(orderingKey);
     page.findElement(By.id("replay-dry-run")).click();
 
@@ -231,6 +232,80 @@ class ConsoleBrowserTest {
       elsewhere.stop(0);
     }
     assertThat(OutboxRows.status(dead)).isEqualTo("dead");
+  }
+
+  /**
+   * A destination's hour as recorded attempts: delivering 3 a minute, then an outage of ten minutes
+   * failing 5 a minute, then a recovery delivering 6 a minute. The chart draws it.
+   */
+  @Test
+  void eachDestinationsLastHourIsDrawnSoAnOutageAndItsRecoveryShowAsAShape() {
+    String destination = "chart_" + prefix.replaceAll("[^a-z0-9]", "");
+    long id =
+        OutboxRows.insertAs(
+            new OutboxRows.NewRow(destination, "{}", prefix + "chart", null), "delivered");
+    int attempt = 0;
+    for (int minute = 50; minute > 40; minute--) {
+      for (int i = 0; i < 3; i++) {
+        OutboxRows.insertAttemptAt(id, ++attempt, destination, "delivered", minute);
+      }
+    }
+    for (int minute = 40; minute > 30; minute--) {
+      for (int i = 0; i < 5; i++) {
+        OutboxRows.insertAttemptAt(id, ++attempt, destination, i == 0 ? "dead" : "retry", minute);
+      }
+    }
+    for (int minute = 30; minute > 20; minute--) {
+      for (int i = 0; i < 6; i++) {
+        OutboxRows.insertAttemptAt(id, ++attempt, destination, "delivered", minute);
+      }
+    }
+    WebDriver page = browser.driver();
+
+    page.get(url("viewer", "viewer-secret", "/console"));
+
+    WebElement row =
+        page.findElement(
+            By.cssSelector("#destinations tr[data-destination='" + destination + "']"));
+    assertThat(row.getText()).contains(destination, "not configured here");
+    WebElement chart = row.findElement(By.cssSelector("svg.chart"));
+    assertThat(chart.isDisplayed()).isTrue();
+    assertThat(chart.getSize().getWidth()).isEqualTo(240);
+    assertThat(chart.getAttribute("data-delivered")).isEqualTo("90");
+    assertThat(chart.getAttribute("data-failed")).isEqualTo("50");
+    assertThat(chart.getAttribute("aria-label"))
+        .isEqualTo("90 delivered and 50 failed in the last hour, at most 6 a minute");
+    double[] delivered = heights(chart, "line-delivered");
+    double[] failed = heights(chart, "line-failed");
+    assertThat(delivered).hasSize(60);
+    // Minute n ago is point 59 - n: deliveries before and after the outage, failures during it.
+    for (int point = 0; point < 60; point++) {
+      int minutesAgo = 59 - point;
+      boolean before = minutesAgo > 40 && minutesAgo <= 50;
+      boolean outage = minutesAgo > 30 && minutesAgo <= 40;
+      boolean after = minutesAgo > 20 && minutesAgo <= 30;
+      assertThat(delivered[point])
+          .as("deliveries %d minutes ago", minutesAgo)
+          .isEqualTo(before ? 3 : after ? 6 : 0, org.assertj.core.data.Offset.offset(0.1));
+      assertThat(failed[point])
+          .as("failures %d minutes ago", minutesAgo)
+          .isEqualTo(outage ? 5 : 0, org.assertj.core.data.Offset.offset(0.1));
+    }
+  }
+
+  /**
+   * The values a line of the chart draws, read back from its points as the browser laid them out
+   * (the chart is 48 high and its top, 2 from the edge, is the largest value: 6 here).
+   */
+  private static double[] heights(WebElement chart, String line) {
+    String points = chart.findElement(By.cssSelector("polyline." + line)).getAttribute("points");
+    String[] pairs = points.trim().split("\\s+");
+    double[] values = new double[pairs.length];
+    for (int i = 0; i < pairs.length; i++) {
+      double y = Double.parseDouble(pairs[i].split(",")[1]);
+      values[i] = (46 - y) / 44 * 6;
+    }
+    return values;
   }
 
   /** A dead receipt row, traced, after a 503 and a 422. */

@@ -65,7 +65,7 @@ class ConsoleTest {
     List<List<String>> counts = rows(table(page, "counts"));
     assertThat(counts)
         .containsExactly(
-            List.of("kind", "pending", "in_flight", "delivered", "dead", "cancelled"),
+            List.of("destination", "pending", "in_flight", "delivered", "dead", "cancelled"),
             List.of("issue_payout", "1", "0", "1", "1", "0"),
             List.of("send_receipt", "2", "0", "3", "2", "1"),
             List.of("all", "3", "0", "4", "3", "1"));
@@ -74,7 +74,7 @@ class ConsoleTest {
     assertThat(text(page, "parked-total")).isEqualTo("2");
     assertThat(rows(table(page, "parked-keys")))
         .containsExactly(
-            List.of("ordering key", "kind", "dead row"),
+            List.of("ordering key", "destination", "dead row"),
             List.of(parkedReceipts, "send_receipt", Long.toString(deadParkingReceipts)),
             List.of(parkedPayouts, "issue_payout", Long.toString(deadParkingPayouts)));
     assertThat(rowIds(table(page, "dead-rows")))
@@ -97,7 +97,7 @@ class ConsoleTest {
         .doesNotContain("id=\"dead-rows\"");
     assertThat(rows(table(page, "counts")))
         .containsExactly(
-            List.of("kind", "pending", "in_flight", "delivered", "dead", "cancelled"),
+            List.of("destination", "pending", "in_flight", "delivered", "dead", "cancelled"),
             List.of("all", "0", "0", "0", "0", "0"));
   }
 

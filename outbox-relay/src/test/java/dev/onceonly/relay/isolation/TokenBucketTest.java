@@ -17,7 +17,9 @@ class TokenBucketTest {
     assertThat(bucket.available(0)).isEqualTo(20);
     bucket.take(20, 0);
     assertThat(bucket.available(0)).isZero();
-    assertThat(bucket.nanosUntilNext(0)).isEqualTo(50 * MS);
+    assertThat(bucket.nanosUntil(1, 0)).isEqualTo(50 * MS);
+    assertThat(bucket.nanosUntil(10, 0)).as("a lease's worth").isEqualTo(500 * MS);
+    assertThat(bucket.nanosUntil(100, 0)).as("never more than a burst").isEqualTo(1_000 * MS);
     assertThat(bucket.available(100 * MS)).isEqualTo(2);
     assertThat(bucket.available(10_000 * MS)).as("never more than a second's worth").isEqualTo(20);
   }

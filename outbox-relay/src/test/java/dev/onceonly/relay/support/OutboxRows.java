@@ -299,6 +299,27 @@ public final class OutboxRows {
         traceParent);
   }
 
+  /**
+   * Records an attempt of row {@code id} at {@code destination} that finished in the middle of the
+   * minute {@code minutesAgo} minutes ago.
+   */
+  public static void insertAttemptAt(
+      long id, int attempt, String destination, String outcome, int minutesAgo) {
+    longs(
+        """
+        INSERT INTO outbox.outbox_attempts
+               (outbox_id, attempt, relay_id, started_at, finished_at, outcome, destination)
+        VALUES (?, ?, 'relay-test', now() - ? * interval '1 second',
+                now() - ? * interval '1 second', ?, ?)
+        """,
+        id,
+        attempt,
+        minutesAgo * 60 + 31,
+        minutesAgo * 60 + 30,
+        outcome,
+        destination);
+  }
+
   /** Gives row {@code id} the trace context its writer would have stored. */
   public static void traceRow(long id, String traceParent) {
     longs("UPDATE outbox.outbox SET trace_parent = ? WHERE id = ?", traceParent, id);

@@ -1,12 +1,8 @@
 package dev.onceonly.relay.destination.http;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.onceonly.relay.destination.DeliveryResult;
 import dev.onceonly.relay.destination.Destination;
 import dev.onceonly.relay.destination.ErrorBodies;
-import dev.onceonly.relay.destination.Template;
 import dev.onceonly.relay.destination.Template.MissingValue;
 import dev.onceonly.relay.lease.LeasedRow;
 import io.vertx.core.Future;
@@ -39,8 +35,6 @@ public class HttpDestination implements Destination {
 
   /** The most of an error body held in memory; only its first 500 characters are kept. */
   public static final int MAX_BODY_BYTES = 16 * 1024;
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpSettings settings;
   private final HttpClient http;
@@ -146,19 +140,7 @@ public class HttpDestination implements Destination {
   }
 
   private String url(LeasedRow row) throws MissingValue {
-    Template template = settings.url();
-    if (template.isConstant()) {
-      return template.text();
-    }
-    JsonNode payload = null;
-    if (template.readsPayload()) {
-      try {
-        payload = JSON.readTree(row.payload());
-      } catch (JsonProcessingException e) {
-        throw new IllegalStateException("stored payload of row " + row.id() + " is not JSON", e);
-      }
-    }
-    return template.render(row, payload, UrlEncoding::segment);
+    return settings.url().render(row, UrlEncoding::segment);
   }
 
   /**

@@ -1,8 +1,5 @@
 package dev.onceonly.relay.destination.rabbitmq;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
@@ -46,7 +43,6 @@ import org.jboss.logging.Logger;
 public final class RabbitMqDestination implements Destination {
 
   private static final Logger LOG = Logger.getLogger(RabbitMqDestination.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** A publish waiting for its confirm; {@code returned} is set when the broker returned it. */
   private static final class Pending {
@@ -253,18 +249,7 @@ public final class RabbitMqDestination implements Destination {
   }
 
   private String routingKey(LeasedRow row) throws MissingValue {
-    if (settings.routingKey().isConstant()) {
-      return settings.routingKey().text();
-    }
-    JsonNode payload = null;
-    if (settings.routingKey().readsPayload()) {
-      try {
-        payload = JSON.readTree(row.payload());
-      } catch (JsonProcessingException e) {
-        throw new IllegalStateException("stored payload of row " + row.id() + " is not JSON", e);
-      }
-    }
-    return settings.routingKey().render(row, payload, value -> value);
+    return settings.routingKey().render(row, value -> value);
   }
 
   private String where() {

@@ -15,7 +15,7 @@ import java.util.OptionalInt;
  */
 public interface DestinationConfig {
 
-  /** How rows are delivered: {@code http} or {@code rabbitmq}. */
+  /** How rows are delivered: {@code http}, {@code rabbitmq} or {@code kafka}. */
   @WithDefault("http")
   String type();
 
@@ -44,6 +44,9 @@ public interface DestinationConfig {
 
   /** Publishing to RabbitMQ; required for {@code type=rabbitmq}. */
   Optional<RabbitMqConfig> rabbitmq();
+
+  /** Publishing to Kafka; required for {@code type=kafka}. */
+  Optional<KafkaConfig> kafka();
 
   /** Exponential backoff: {@code min(max, initial * multiplier^(attempt-1))}, minus jitter. */
   interface BackoffConfig {
@@ -140,6 +143,45 @@ public interface DestinationConfig {
     /** Longest wait for the broker's confirm of one message. */
     @WithDefault("10s")
     Duration confirmTimeout();
+  }
+
+  /**
+   * Publishing to Kafka: each row one record on {@code topic}, keyed by the row's ordering key (or
+   * {@code key}), the row's idempotency key in header {@code idempotency-header}, from one
+   * idempotent producer ({@code acks=all}) per destination and relay.
+   */
+  interface KafkaConfig {
+
+    /** The brokers to bootstrap from, {@code host:port[,host:port...]}; required. */
+    Optional<String> bootstrapServers();
+
+    /** The topic records go to (it must exist, unless the brokers create topics); required. */
+    Optional<String> topic();
+
+    /**
+     * The record key, a template like {@code rabbitmq.routing-key}'s (also {@code {orderingKey}});
+     * left out, the row's ordering key, and no key for a row without one.
+     */
+    Optional<String> key();
+
+    /** The header carrying the row's idempotency key, the same on every attempt. */
+    @WithDefault("message-id")
+    String idempotencyHeader();
+
+    /** Longest wait for the topic's metadata (the brokers) before a record is handed over. */
+    @WithDefault("5s")
+    Duration connectTimeout();
+
+    /** Longest wait from handing a record over to its acknowledgement by all in-sync replicas. */
+    @WithDefault("10s")
+    Duration sendTimeout();
+
+    /**
+     * Further producer properties, passed through as they are: TLS and SASL ({@code
+     * security.protocol}, {@code sasl.jaas.config}, ...), compression, batching. Those the relay
+     * sets itself (acks, idempotence, serializers, bootstrap servers, timeouts) are refused.
+     */
+    Map<String, String> properties();
   }
 
   /** One HTTP call per row: the row's payload is the JSON body. */

@@ -6,6 +6,8 @@ import dev.onceonly.relay.config.DestinationConfig.BreakerConfig;
 import dev.onceonly.relay.config.RelayConfig;
 import dev.onceonly.relay.destination.http.HttpDestination;
 import dev.onceonly.relay.destination.http.HttpSettings;
+import dev.onceonly.relay.destination.kafka.KafkaDestination;
+import dev.onceonly.relay.destination.kafka.KafkaSettings;
 import dev.onceonly.relay.destination.rabbitmq.RabbitMqDestination;
 import dev.onceonly.relay.destination.rabbitmq.RabbitMqSettings;
 import dev.onceonly.relay.isolation.Breaker;
@@ -169,9 +171,28 @@ public class Destinations {
         longestCall = settings.connectTimeout().plus(settings.confirmTimeout());
         made = new RabbitMqDestination(name, settings);
       }
+      case "kafka" -> {
+        DestinationConfig.KafkaConfig kafka =
+            destination
+                .kafka()
+                .orElseThrow(
+                    () ->
+                        new IllegalArgumentException(
+                            key.apply("kafka.bootstrap-servers")
+                                + " and "
+                                + key.apply("kafka.topic")
+                                + " are required for type kafka"));
+        KafkaSettings settings = KafkaSettings.of(kafka, s -> key.apply("kafka." + s));
+        onlyGroup(destination, "kafka", key);
+        longestCall = settings.connectTimeout().plus(settings.sendTimeout());
+        made = new KafkaDestination(name, settings);
+      }
       default ->
           throw new IllegalArgumentException(
-              key.apply("type") + " must be http or rabbitmq, was '" + destination.type() + "'");
+              key.apply("type")
+                  + " must be http, rabbitmq or kafka, was '"
+                  + destination.type()
+                  + "'");
     }
     try {
       return new Route(
@@ -200,6 +221,10 @@ public class Destinations {
     if (!type.equals("rabbitmq") && destination.rabbitmq().isPresent()) {
       throw new IllegalArgumentException(
           key.apply("rabbitmq.*") + " is set but " + key.apply("type") + " is " + type);
+    }
+    if (!type.equals("kafka") && destination.kafka().isPresent()) {
+      throw new IllegalArgumentException(
+          key.apply("kafka.*") + " is set but " + key.apply("type") + " is " + type);
     }
   }
 

@@ -11,10 +11,11 @@ import java.util.regex.Pattern;
 
 /**
  * A destination's text with placeholders taken from the row: {@code {id}}, {@code
- * {idempotencyKey}}, {@code {destination}} and {@code {payload.<field>}} (nested fields dotted,
- * array elements by index: {@code {payload.lines.0.sku}}). Used for URLs and routing keys. A value
- * must be a string, a number or a boolean; a row whose payload lacks it cannot be sent ({@link
- * MissingValue}). Braces only ever open and close a placeholder.
+ * {idempotencyKey}}, {@code {orderingKey}}, {@code {destination}} and {@code {payload.<field>}}
+ * (nested fields dotted, array elements by index: {@code {payload.lines.0.sku}}). Used for URLs,
+ * routing keys and record keys. A value must be a string, a number or a boolean; a row whose
+ * payload lacks it (or that has no ordering key) cannot be sent ({@link MissingValue}). Braces only
+ * ever open and close a placeholder.
  */
 public final class Template {
 
@@ -80,6 +81,7 @@ public final class Template {
     switch (name) {
       case "id":
       case "idempotencyKey":
+      case "orderingKey":
       case "destination":
         return new RowValue(name);
       default:
@@ -90,7 +92,8 @@ public final class Template {
         throw new IllegalArgumentException(
             "unknown placeholder {"
                 + name
-                + "}: use {id}, {idempotencyKey}, {destination} or {payload.<field>}");
+                + "}: use {id}, {idempotencyKey}, {orderingKey}, {destination} or"
+                + " {payload.<field>}");
     }
   }
 
@@ -156,10 +159,16 @@ public final class Template {
     return out.toString();
   }
 
-  private static String rowValue(LeasedRow row, String name) {
+  private static String rowValue(LeasedRow row, String name) throws MissingValue {
     return switch (name) {
       case "id" -> Long.toString(row.id());
       case "idempotencyKey" -> row.idempotencyKey();
+      case "orderingKey" -> {
+        if (row.orderingKey() == null) {
+          throw new MissingValue("the row has no ordering key for {orderingKey}");
+        }
+        yield row.orderingKey();
+      }
       default -> row.kind();
     };
   }

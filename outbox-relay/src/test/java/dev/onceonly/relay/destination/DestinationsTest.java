@@ -114,7 +114,8 @@ class DestinationsTest {
                 + " is not closed")
         .hasMessageContaining(
             "relay.destinations.\"nosecret\".http.auth.token is required for bearer authentication")
-        .hasMessageContaining("relay.destinations.\"fax\".type must be http or rabbitmq, was 'fax'")
+        .hasMessageContaining(
+            "relay.destinations.\"fax\".type must be http, rabbitmq or kafka, was 'fax'")
         .hasMessageContaining("relay.destinations.\"nourl\".http.url is required for type http")
         .hasMessageContaining("relay.destinations.\"hostile\".http.url must name its host")
         .hasMessageContaining("relay.destinations.\"ftp\".http.url must be an http:// or https://")

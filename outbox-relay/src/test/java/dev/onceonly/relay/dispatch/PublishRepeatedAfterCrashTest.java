@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.GetResponse;
-import dev.onceonly.relay.completion.Completer;
-import dev.onceonly.relay.completion.Completion;
 import dev.onceonly.relay.completion.CompletionRepository;
 import dev.onceonly.relay.destination.Destinations;
 import dev.onceonly.relay.lease.OutboxRepository;
@@ -55,23 +53,14 @@ class PublishRepeatedAfterCrashTest {
       long id;
       running.leasing(false);
       try {
-        // A relay whose process dies after the broker confirmed and before the outcome is written:
-        // its completions never reach the database.
-        Completer dies =
-            new Completer(completions, metrics) {
-              @Override
-              public void complete(List<Completion> finished) {}
-            };
         Poller crashing =
-            new Poller(
-                "relay-crashing",
-                new PollerSettings(
-                    10, Duration.ofSeconds(2), Duration.ofMillis(100), Duration.ZERO, true),
-                List.of(destinations.route(RelayRabbitResource.DESTINATION).orElseThrow()),
+            CrashingRelay.start(
+                destinations.route(RelayRabbitResource.DESTINATION).orElseThrow(),
+                Duration.ofSeconds(2),
                 repository,
                 dispatcher,
-                dies);
-        crashing.start();
+                completions,
+                metrics);
         try {
           id =
               OutboxRows.longs(
@@ -90,7 +79,7 @@ class PublishRepeatedAfterCrashTest {
         }
         Row orphaned = OutboxRows.row(id);
         assertThat(orphaned.status()).isEqualTo("in_flight");
-        assertThat(orphaned.leaseOwner()).isEqualTo("relay-crashing");
+        assertThat(orphaned.leaseOwner()).isEqualTo(CrashingRelay.OWNER);
         assertThat(OutboxRows.attempts(id)).as("the dead relay wrote nothing").isEmpty();
       } finally {
         running.leasing(true);

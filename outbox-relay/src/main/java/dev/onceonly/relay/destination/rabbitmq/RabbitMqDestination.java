@@ -8,6 +8,7 @@ import com.rabbitmq.client.Return;
 import com.rabbitmq.client.ShutdownSignalException;
 import dev.onceonly.relay.destination.DeliveryResult;
 import dev.onceonly.relay.destination.Destination;
+import dev.onceonly.relay.destination.PublishThread;
 import dev.onceonly.relay.destination.Template.MissingValue;
 import dev.onceonly.relay.lease.LeasedRow;
 import java.io.IOException;
@@ -21,7 +22,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLContext;
@@ -69,13 +69,7 @@ public final class RabbitMqDestination implements Destination {
     this.name = name;
     this.settings = settings;
     this.factory = factory(settings);
-    this.publisher =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread thread = new Thread(r, "outbox-rabbitmq-" + name);
-              thread.setDaemon(true);
-              return thread;
-            });
+    this.publisher = PublishThread.of("rabbitmq", name);
   }
 
   @Override

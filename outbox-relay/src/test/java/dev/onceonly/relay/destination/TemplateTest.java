@@ -40,6 +40,18 @@ class TemplateTest {
   }
 
   @Test
+  void theOrderingKeyFillsItsPlaceholderAndARowWithoutOneCannot() throws Exception {
+    Template template = Template.parse("{orderingKey}");
+    LeasedRow ordered =
+        new LeasedRow(42, "labels", "{}", "k", "customer-7", 1, 1, Instant.EPOCH, null);
+
+    assertThat(template.render(ordered, null, v -> v)).isEqualTo("customer-7");
+    assertThatThrownBy(() -> template.render(ROW, null, v -> v))
+        .isInstanceOf(MissingValue.class)
+        .hasMessage("the row has no ordering key for {orderingKey}");
+  }
+
+  @Test
   void aMissingOrNonScalarFieldCannotFillIt() {
     Template template = Template.parse("{payload.order.id}");
 

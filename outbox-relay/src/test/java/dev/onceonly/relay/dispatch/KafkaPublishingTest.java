@@ -206,16 +206,23 @@ class KafkaPublishingTest {
 
     awaitDelivered(List.of(id), Duration.ofSeconds(30));
 
+    // Two copies at least: on a slow machine the crashing relay's own lease may expire (and it
+    // publish again) before the test has read the first copy and stopped it.
     List<Received> received = records(key);
-    assertThat(received).hasSize(2);
-    assertThat(received).extracting(r -> r.header("message-id")).containsExactly(key, key);
-    assertThat(received).extracting(Received::key).containsExactly("customer-9", "customer-9");
-    assertThat(received.get(1).value()).isEqualTo(received.get(0).value());
-    assertThat(received.get(1).header("traceparent")).isEqualTo(TRACE);
-    assertThat(OutboxRows.row(id).attempts()).isEqualTo(2);
+    assertThat(received).hasSizeGreaterThanOrEqualTo(2);
+    assertThat(received)
+        .allSatisfy(
+            r -> {
+              assertThat(r.header("message-id")).isEqualTo(key);
+              assertThat(r.key()).isEqualTo("customer-9");
+              assertThat(r.value()).isEqualTo(received.get(0).value());
+              assertThat(r.header("traceparent")).isEqualTo(TRACE);
+            });
+    int attempts = received.size();
+    assertThat(OutboxRows.row(id).attempts()).isEqualTo(attempts);
     assertThat(OutboxRows.attempts(id))
         .extracting(Attempt::attempt, Attempt::relayId, Attempt::outcome)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(2, "relay-main", "delivered"));
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(attempts, "relay-main", "delivered"));
   }
 
   private static long insert(String key, String orderingKey, String payload, String trace) {

@@ -38,7 +38,9 @@ class KafkaSettingsTest {
                 "RELAY_DESTINATIONS__ORDERS__TYPE", "kafka",
                 "RELAY_DESTINATIONS__ORDERS__KAFKA_BOOTSTRAP_SERVERS", "k1:9092,k2:9092",
                 "RELAY_DESTINATIONS__ORDERS__KAFKA_TOPIC", "orders.paid",
-                "RELAY_DESTINATIONS__ORDERS__KAFKA_SEND_TIMEOUT", "20s"));
+                "RELAY_DESTINATIONS__ORDERS__KAFKA_SEND_TIMEOUT", "20s",
+                "RELAY_DESTINATIONS__ORDERS__KAFKA_PROPERTIES_SECURITY_PROTOCOL", "SSL",
+                "RELAY_DESTINATIONS__ORDERS__KAFKA_PROPERTIES_COMPRESSION_TYPE", "zstd"));
 
     Destinations destinations = new Destinations(config, vertx);
     try {
@@ -46,9 +48,13 @@ class KafkaSettingsTest {
       assertThat(route.destination()).isInstanceOf(KafkaDestination.class);
       assertThat(route.destination().target())
           .isEqualTo(
-              "publish to Kafka topic orders.paid on k1:9092,k2:9092, key the row's ordering key,"
-                  + " idempotent (acks=all)");
+              "publish to Kafka topic orders.paid on k1:9092,k2:9092 (SSL), key the row's"
+                  + " ordering key, idempotent (acks=all)");
       assertThat(route.longestCall()).isEqualTo(Duration.ofSeconds(25));
+      assertThat(config.destinations().get("orders").kafka().orElseThrow().properties())
+          .as("a producer property from a variable: its name in lower case, _ read as .")
+          .containsExactlyInAnyOrderEntriesOf(
+              Map.of("security.protocol", "SSL", "compression.type", "zstd"));
     } finally {
       route(destinations);
     }

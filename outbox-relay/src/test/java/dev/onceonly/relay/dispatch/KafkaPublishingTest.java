@@ -1,5 +1,6 @@
 package dev.onceonly.relay.dispatch;
 
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -17,9 +18,11 @@ import dev.onceonly.relay.support.RelayKafkaResource;
 import dev.onceonly.relay.support.TopicReader;
 import dev.onceonly.relay.support.TopicReader.Received;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
+import java.net.URL;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +53,9 @@ class KafkaPublishingTest {
   @Inject Dispatcher dispatcher;
   @Inject CompletionRepository completions;
   @Inject RelayMetrics metrics;
+
+  @TestHTTPResource(value = "/", management = true)
+  URL management;
 
   @BeforeEach
   void brokerUp() {
@@ -95,6 +101,12 @@ class KafkaPublishingTest {
                 + RelayKafkaResource.broker().bootstrapServers()
                 + ", key the row's ordering key, idempotent (acks=all)");
     assertThat(stats.getString(at + "breaker")).isEqualTo("closed");
+    assertThat(Api.viewer().get("/console").then().statusCode(200).extract().asString())
+        .contains("data-destination=\"" + DESTINATION + "\"")
+        .contains("publish to Kafka topic " + RelayKafkaResource.TOPIC);
+    assertThat(metrics())
+        .contains("onceonly_relay_attempts_total{destination=\"" + DESTINATION + "\"}")
+        .contains("onceonly_relay_breaker_open{destination=\"" + DESTINATION + "\"} 0.0");
   }
 
   @Test
@@ -126,6 +138,8 @@ class KafkaPublishingTest {
                 .jsonPath()
                 .getString("byDestination." + DESTINATION + ".breaker"))
         .isIn("open", "half_open");
+    assertThat(metrics())
+        .contains("onceonly_relay_breaker_open{destination=\"" + DESTINATION + "\"} 1.0");
     List<Attempt> failed = OutboxRows.attempts(ids.get(0));
     assertThat(failed)
         .isNotEmpty()
@@ -223,6 +237,10 @@ class KafkaPublishingTest {
     assertThat(OutboxRows.attempts(id))
         .extracting(Attempt::attempt, Attempt::relayId, Attempt::outcome)
         .containsExactly(org.assertj.core.groups.Tuple.tuple(attempts, "relay-main", "delivered"));
+  }
+
+  private String metrics() {
+    return given().baseUri(management.toString()).get("metrics").asString();
   }
 
   private static long insert(String key, String orderingKey, String payload, String trace) {

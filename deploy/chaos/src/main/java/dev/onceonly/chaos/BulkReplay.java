@@ -10,11 +10,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Scenario 10: a bulk replay through the operator API while the relay drains. The receipts API
- * fails every call while the orders flow, so every receipt row ends dead after its attempts; the
- * fault is lifted, the redemptions go out (their payout rows are what the relays drain meanwhile),
- * and an operator replays the dead rows: a dry run first (it must match them all and change none),
- * then the replay, in calls of at most 1000 rows. Each replayed row must end delivered and the
- * provider take each key's effect once.
+ * refuses every call with a final 422 while the orders flow, so every receipt row goes dead on its
+ * first attempt (a 5xx would not do: the destination's circuit breaker keeps rows waiting through
+ * an outage instead of burning their attempts, see docs/destinations.md); the fault is lifted, the
+ * redemptions go out (their payout rows are what the relays drain meanwhile), and an operator
+ * replays the dead rows: a dry run first (it must match them all and change none), then the replay,
+ * in calls of at most 1000 rows. Each replayed row must end delivered and the provider take each
+ * key's effect once.
  */
 final class BulkReplay extends Scenario {
 
@@ -34,7 +36,7 @@ final class BulkReplay extends Scenario {
 
   @Override
   void before(Lab lab) throws Exception {
-    lab.providerFaults("{\"receipts\": {\"errorRate\": 1.0}}");
+    lab.providerFaults("{\"receipts\": {\"errorRate\": 1.0, \"errorStatus\": 422}}");
   }
 
   /** Waits until every receipt row is dead, then lifts the fault. */
@@ -50,7 +52,7 @@ final class BulkReplay extends Scenario {
       }
       Thread.sleep(500);
     }
-    Lab.say("%d receipt rows dead after their attempts; provider healthy again", dead);
+    Lab.say("%d receipt rows dead (refused with 422); provider healthy again", dead);
     lab.providerFaults(null);
     deadRows.countDown();
   }

@@ -76,6 +76,9 @@ public interface SandboxConfig {
      */
     Optional<String> hangMode();
 
+    /** Status of an injected error: 500 by default, a 4xx for an answer callers treat as final. */
+    OptionalInt errorStatus();
+
     /** Share (0..1) of calls answered 429 before the effect is taken. */
     OptionalDouble throttleRate();
 

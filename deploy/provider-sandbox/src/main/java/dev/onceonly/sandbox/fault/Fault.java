@@ -8,7 +8,7 @@ package dev.onceonly.sandbox.fault;
 public enum Fault {
   /** Behave: take the effect, replay or refuse as the key says. */
   NONE("none"),
-  /** Answer 5xx without taking the effect. */
+  /** Answer an error (500, or the API's {@code errorStatus}) without taking the effect. */
   ERROR("error"),
   /** Answer 429 with Retry-After without taking the effect. */
   THROTTLE("throttle"),

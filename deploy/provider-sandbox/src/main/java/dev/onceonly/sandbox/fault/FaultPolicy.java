@@ -50,7 +50,7 @@ public final class FaultPolicy {
     FaultRates r = rates.get(api);
     Fault.ScriptStep step = scripted(key, callNumber);
     Fault fault;
-    int status = 500;
+    int status = r.errorStatus();
     if (step != null) {
       fault = step.fault();
       status = step.fault() == Fault.ERROR ? step.status() : status;

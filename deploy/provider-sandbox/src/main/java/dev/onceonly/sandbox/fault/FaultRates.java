@@ -7,7 +7,9 @@ import java.util.List;
 /**
  * One set of fault switches. A null field is unset: per API it inherits the global value, globally
  * it means the default (rates 0, no latency, hang 10 s after the effect, Retry-After 1 s,
- * effect-then-fail mode 500).
+ * effect-then-fail mode 500, errors answered 500). {@code errorStatus} is the status of an injected
+ * error: a 5xx the caller retries, or a 4xx such as 422 that a caller treats as final (the way to
+ * make rows go dead at once).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record FaultRates(
@@ -19,16 +21,17 @@ public record FaultRates(
     Integer retryAfterSeconds,
     Double effectThenFailRate,
     String effectThenFailMode,
-    String hangMode) {
+    String hangMode,
+    Integer errorStatus) {
 
   public static final String AFTER_EFFECT = "after-effect";
   public static final String BEFORE_EFFECT = "before-effect";
 
   public static final FaultRates UNSET =
-      new FaultRates(null, null, null, null, null, null, null, null, null);
+      new FaultRates(null, null, null, null, null, null, null, null, null, null);
 
   public static final FaultRates DEFAULTS =
-      new FaultRates(0.0, 0L, 0.0, 10_000L, 0.0, 1, 0.0, "500", AFTER_EFFECT);
+      new FaultRates(0.0, 0L, 0.0, 10_000L, 0.0, 1, 0.0, "500", AFTER_EFFECT, 500);
 
   /** This set with every unset field taken from {@code fallback}. */
   public FaultRates orElse(FaultRates fallback) {
@@ -41,7 +44,8 @@ public record FaultRates(
         pick(retryAfterSeconds, fallback.retryAfterSeconds),
         pick(effectThenFailRate, fallback.effectThenFailRate),
         pick(effectThenFailMode, fallback.effectThenFailMode),
-        pick(hangMode, fallback.hangMode));
+        pick(hangMode, fallback.hangMode),
+        pick(errorStatus, fallback.errorStatus));
   }
 
   /** The faults' shares of calls added up; a resolved set must not exceed 1. */
@@ -66,6 +70,10 @@ public record FaultRates(
     }
     if (hangMode != null && !hangMode.equals(AFTER_EFFECT) && !hangMode.equals(BEFORE_EFFECT)) {
       problems.add(where + "hangMode must be \"after-effect\" or \"before-effect\"");
+    }
+    if (errorStatus != null && (errorStatus < 400 || errorStatus > 599 || errorStatus == 429)) {
+      problems.add(
+          where + "errorStatus must be a 4xx or 5xx status other than 429 (see throttleRate)");
     }
     return problems;
   }

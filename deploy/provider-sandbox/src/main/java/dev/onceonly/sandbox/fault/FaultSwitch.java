@@ -63,6 +63,7 @@ public class FaultSwitch {
         r.retryAfterSeconds().isPresent() ? r.retryAfterSeconds().getAsInt() : null,
         r.effectThenFailRate().isPresent() ? r.effectThenFailRate().getAsDouble() : null,
         r.effectThenFailMode().orElse(null),
-        r.hangMode().orElse(null));
+        r.hangMode().orElse(null),
+        r.errorStatus().isPresent() ? r.errorStatus().getAsInt() : null);
   }
 }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class FaultPolicyTest {
 
   private static FaultRates rates(double error, double throttle, double hang, double etf) {
-    return new FaultRates(error, null, hang, null, throttle, null, etf, null, null);
+    return new FaultRates(error, null, hang, null, throttle, null, etf, null, null, null);
   }
 
   private static FaultSettings settings(Long seed, FaultRates global) {
@@ -73,7 +73,7 @@ class FaultPolicyTest {
 
   @Test
   void dropModeTurnsEffectThenFailIntoADroppedConnection() {
-    FaultRates drop = new FaultRates(null, null, null, null, null, null, 1.0, "drop", null);
+    FaultRates drop = new FaultRates(null, null, null, null, null, null, 1.0, "drop", null, null);
 
     FaultPolicy policy = new FaultPolicy(settings(1L, drop));
 
@@ -82,8 +82,8 @@ class FaultPolicyTest {
 
   @Test
   void perApiSwitchesOverrideGlobalOnesAndInheritTheRest() {
-    FaultRates global = new FaultRates(0.1, 25L, null, null, null, 3, null, null, null);
-    FaultRates payouts = new FaultRates(0.5, null, null, null, null, null, null, null, null);
+    FaultRates global = new FaultRates(0.1, 25L, null, null, null, 3, null, null, null, null);
+    FaultRates payouts = new FaultRates(0.5, null, null, null, null, null, null, null, null, null);
 
     FaultPolicy policy =
         new FaultPolicy(new FaultSettings(null, global, null, payouts, null, null));
@@ -100,7 +100,7 @@ class FaultPolicyTest {
   void unusableSettingsAreRefusedWithEveryProblem() {
     FaultRates tooMuch = rates(0.6, 0.6, 0, 0);
     FaultRates negative =
-        new FaultRates(-0.1, -5L, null, null, null, null, null, "explode", "sometimes");
+        new FaultRates(-0.1, -5L, null, null, null, null, null, "explode", "sometimes", 302);
 
     assertThatThrownBy(() -> new FaultPolicy(settings(null, tooMuch)))
         .isInstanceOf(IllegalArgumentException.class)
@@ -109,7 +109,8 @@ class FaultPolicyTest {
         .hasMessageContaining("errorRate must be between 0 and 1")
         .hasMessageContaining("latencyMs must not be negative")
         .hasMessageContaining("effectThenFailMode")
-        .hasMessageContaining("hangMode must be \"after-effect\" or \"before-effect\"");
+        .hasMessageContaining("hangMode must be \"after-effect\" or \"before-effect\"")
+        .hasMessageContaining("errorStatus must be a 4xx or 5xx status");
     assertThatThrownBy(
             () ->
                 new FaultPolicy(
@@ -120,7 +121,7 @@ class FaultPolicyTest {
   @Test
   void aHangBeforeTheEffectIsAPerApiSwitch() {
     FaultRates stall =
-        new FaultRates(null, null, 1.0, 30_000L, null, null, null, null, "before-effect");
+        new FaultRates(null, null, 1.0, 30_000L, null, null, null, null, "before-effect", null);
 
     FaultPolicy policy = new FaultPolicy(new FaultSettings(null, null, null, stall, null, null));
 

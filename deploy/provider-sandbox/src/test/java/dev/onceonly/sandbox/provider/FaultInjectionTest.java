@@ -174,6 +174,20 @@ class FaultInjectionTest {
   }
 
   @Test
+  void anErrorStatusPerApiAnswersThatStatusWithoutTheEffect() {
+    faults("{\"receipts\": {\"errorRate\": 1.0, \"errorStatus\": 422}}");
+
+    post("receipts", "refused", "{}")
+        .then()
+        .statusCode(422)
+        .contentType("application/problem+json");
+    post("payouts", "other-api", PAYOUT).then().statusCode(201);
+
+    assertThat(stats("receipts").getLong("effectiveCalls")).isZero();
+    assertThat(stats("receipts").getLong("injectedFaults.error")).isEqualTo(1);
+  }
+
+  @Test
   void deletingFaultsSwitchesThemOff() {
     faults("{\"errorRate\":1.0,\"script\":{\"k\":[\"503\"]}}");
 

@@ -7,13 +7,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.function.Supplier;
 
 /**
- * Scenario 7: a poison flood. Healthy throughput (healthy messages per second, on the database's
- * clock) while a tenth of the messages are invalid (half not JSON, half with a negative amount)
- * must be at least 90 % of the clean one, and the poison must end in the dead-letter queues only,
- * each with its reason.
+ * Scenario 7: a poison flood, a tenth of the messages invalid (half not JSON, half with a negative
+ * amount). Judged in the full set by two figures of the same run: an invalid message may cost the
+ * machine (every process and the kernel) at most {@value #MAX_COST_RATIO} times the CPU of a
+ * healthy message, and healthy throughput (healthy messages per second, on the database's clock)
+ * with the poison must stay at or above {@value #MIN_RATIO} of the clean one; the poison must end
+ * in the dead-letter queues only, each with its reason. (It asked 0.90 of the throughput before: on
+ * two cores that are busy throughout, that needs an invalid message to cost no more CPU than a
+ * healthy one, which even acking it unread does not reach; {@code deploy/chaos/RESULTS.md}, "The
+ * floor".)
  *
  * <p>Clean and poisoned stretches take turns within each run ({@link PoisonBlocks}): ten stretches
  * of the stream, each with the same mix of first claims and copies, the middle eight timed in the
@@ -34,7 +40,10 @@ import java.util.function.Supplier;
 final class PoisonFlood extends Scenario {
 
   static final double POISON_SHARE = 0.10;
-  static final double MIN_RATIO = 0.90;
+  static final double MIN_RATIO = 0.80;
+
+  /** At most this many times a healthy message's CPU for an invalid one, over the whole machine. */
+  static final double MAX_COST_RATIO = 1.25;
 
   /** Stretches per run: the first and last are not timed, the middle eight are four of each. */
   static final int BLOCKS = 10;
@@ -147,7 +156,10 @@ final class PoisonFlood extends Scenario {
       recovery =
           m.run().recovery() == null || recovery == null ? null : max(recovery, m.run().recovery());
     }
-    String judged = lab.mode == Mode.FULL ? "" : "; judged by --full only, too short a stream here";
+    String judged =
+        lab.mode == Mode.FULL
+            ? ""
+            : "; judged by --full only: the trimmed set's one short stream is too short to judge";
     notes.add(
         timedRuns == 0
             ? String.format(
@@ -167,11 +179,17 @@ final class PoisonFlood extends Scenario {
       notes.add(
           cpuRead
               ? cpu.describe(CPU_GROUPS)
+                  + String.format(
+                      " (an invalid message at most %.2f times a healthy one's%s)",
+                      MAX_COST_RATIO, judged)
               : "CPU per healthy message not measured: no /proc on this machine");
       notes.add(batches.describe());
     }
-    if (lab.mode == Mode.FULL && ratio < MIN_RATIO) {
-      problems.add(String.format("healthy throughput with poison %.2f of clean", ratio));
+    if (lab.mode == Mode.FULL && timedRuns > 0) {
+      problems.addAll(
+          verdict(
+              ratio,
+              cpuRead ? OptionalDouble.of(cpu.invalidOverHealthy()) : OptionalDouble.empty()));
     }
     return new Result(
         number,
@@ -184,6 +202,31 @@ final class PoisonFlood extends Scenario {
         problems.isEmpty() && recovery != null,
         problems,
         List.copyOf(notes));
+  }
+
+  /**
+   * What breaks the restated requirement, in words: healthy throughput with the poison under {@link
+   * #MIN_RATIO} of the clean one, an invalid message dearer than {@link #MAX_COST_RATIO} times a
+   * healthy one ({@code costRatio}, {@link StretchCpu.Split#invalidOverHealthy}), or that cost not
+   * read at all (no {@code /proc}).
+   */
+  static List<String> verdict(double throughputRatio, OptionalDouble costRatio) {
+    List<String> problems = new ArrayList<>();
+    if (!(throughputRatio >= MIN_RATIO)) {
+      problems.add(
+          String.format(
+              "healthy throughput with poison %.2f of clean, at least %.2f required",
+              throughputRatio, MIN_RATIO));
+    }
+    if (costRatio.isEmpty()) {
+      problems.add("the CPU of an invalid message could not be read (no /proc): not judged");
+    } else if (!(costRatio.getAsDouble() <= MAX_COST_RATIO)) {
+      problems.add(
+          String.format(
+              "an invalid message cost %.2f times a healthy message's CPU, at most %.2f allowed",
+              costRatio.getAsDouble(), MAX_COST_RATIO));
+    }
+    return problems;
   }
 
   /** One run from an empty pipeline, timed by its stretches' claims. */

@@ -70,6 +70,15 @@ final class StretchCpu {
     }
 
     /**
+     * What an invalid message cost the whole machine (every process and the kernel) over what a
+     * healthy message cost it in the clean stretches: scenario 7's CPU criterion, at most {@link
+     * PoisonFlood#MAX_COST_RATIO}.
+     */
+    double invalidOverHealthy() {
+      return perInvalidMs(ProcessCpu.MACHINE) / clean.perHealthyMs(ProcessCpu.MACHINE);
+    }
+
+    /**
      * The clean stretches' machine CPU per healthy message over the poisoned ones': the throughput
      * ratio in CPU. On a machine busy throughout the two are the same figure; where they differ,
      * the machine idled in one kind of stretch more than in the other.
@@ -81,15 +90,16 @@ final class StretchCpu {
     /**
      * One line: per healthy message in each kind and per invalid message, the machine's CPU and
      * each group's share of it ({@code groups} in order, then the rest), and how busy the machine
-     * was; then {@link #cpuRatio}.
+     * was; then {@link #invalidOverHealthy} and {@link #cpuRatio}.
      */
     String describe(List<String> groups) {
       return String.format(
-          "CPU per healthy message: clean %s, poisoned %s; each invalid message cost %s;"
-              + " clean over poisoned CPU per healthy message %.2f",
+          "CPU per healthy message: clean %s, poisoned %s; each invalid message cost %s, %.2f"
+              + " times a healthy message's; clean over poisoned CPU per healthy message %.2f",
           perMessage(clean::perHealthyMs, groups, "ms") + busy(clean),
           perMessage(poisoned::perHealthyMs, groups, "ms") + busy(poisoned),
           perMessage(this::perInvalidMs, groups, "ms more"),
+          invalidOverHealthy(),
           cpuRatio());
     }
 

@@ -85,7 +85,9 @@ class StretchCpuTest {
             "CPU per healthy message: clean 2.00 ms (consumers 1.00, broker 0.50, rest 0.50),"
                 + " machine busy 90 %, poisoned 2.44 ms (consumers 1.33, broker 0.78, rest 0.33),"
                 + " machine busy 92 %; each invalid message cost 4.00 ms more (consumers 3.00,"
-                + " broker 2.50, rest -1.50); clean over poisoned CPU per healthy message 0.82");
+                + " broker 2.50, rest -1.50), 2.00 times a healthy message's; clean over poisoned"
+                + " CPU per healthy message 0.82");
+    assertThat(split.invalidOverHealthy()).isCloseTo(4.0 / 2.0, within(1e-9));
     assertThat(split.cpuRatio()).isCloseTo(2.0 / (2.2 / 0.9), within(1e-9));
   }
 

@@ -146,10 +146,11 @@ public interface OnceOnlyConfig {
   /** Dead letters. */
   interface DeadLetters {
     /**
-     * How long a dead letter waits for others to be published with it; 0 publishes each at once.
-     * The original is acked only after the broker confirmed its dead letter.
+     * How long a dead letter waits for others to be published with it (64 waiting go at once); 0
+     * publishes each at once. The original is acked only after the broker confirmed its dead
+     * letter, so it holds its prefetch slot that long.
      */
-    @WithDefault("20ms")
+    @WithDefault("100ms")
     Duration linger();
 
     /**

@@ -122,6 +122,33 @@ class DeadLettersChannelsTest {
   }
 
   @Test
+  void aFullBatchIsPublishedAtOnceWhateverTheLinger() throws Exception {
+    DeadLetters letters = new DeadLetters(broker, "onceonly.dlx", Duration.ofHours(1));
+    List<CompletableFuture<Void>> sent = new ArrayList<>();
+    for (int i = 1; i < DeadLetters.FULL_BATCH; i++) {
+      sent.add(
+          letters.send(
+              Specs.consumer("loyalty"),
+              ORIGINAL,
+              ("letter " + i).getBytes(StandardCharsets.UTF_8),
+              "invalid",
+              "reason " + i));
+    }
+    letters.awaitFlushed();
+    assertThat(channels).as("fewer than a full batch wait for the linger").isEmpty();
+
+    sent.add(send(letters, "letter " + DeadLetters.FULL_BATCH));
+
+    assertThat(channels.get(0).published)
+        .as("the last letter of a full batch sends all of them, in the order they came")
+        .hasSize(DeadLetters.FULL_BATCH)
+        .startsWith("letter 1", "letter 2")
+        .endsWith("letter " + DeadLetters.FULL_BATCH);
+    channels.get(0).ack.handle(DeadLetters.FULL_BATCH, true);
+    assertThat(sent).allSatisfy(f -> assertThat(f).isCompleted());
+  }
+
+  @Test
   void withNoLingerTheSenderStillNeitherConnectsNorPublishes() throws Exception {
     DeadLetters letters = new DeadLetters(broker, "onceonly.dlx", Duration.ZERO);
 

@@ -32,7 +32,7 @@ stale() { # a jar missing, or a source of what the suite runs newer than the old
     [[ -f $jar ]] || return 0
     [[ -z $oldest || $jar -ot $oldest ]] && oldest=$jar
   done
-  [[ -n $(find pom.xml shared-model consumer-service outbox-relay deploy/provider-sandbox deploy/pipeline deploy/chaos \
+  [[ -n $(find pom.xml shared-model extension consumer-service outbox-relay deploy/provider-sandbox deploy/pipeline deploy/chaos \
     -path '*/target' -prune -o -type f -newer "$oldest" -print -quit) ]]
 }
 if stale; then

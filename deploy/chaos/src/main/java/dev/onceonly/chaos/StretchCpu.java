@@ -25,6 +25,12 @@ final class StretchCpu {
   /** The machine's busy time that no group accounts for. */
   static final String REST = "rest";
 
+  /**
+   * Every group together: the lab's processes (consumers, broker, database, suite), without the
+   * rest of the machine, which on a shared machine is mostly other people's work.
+   */
+  static final String LAB = "lab";
+
   /** One kind's stretches: their healthy and invalid messages, and CPU seconds by group. */
   record Use(long healthy, long invalid, Map<String, Double> cpu) {
 
@@ -70,12 +76,15 @@ final class StretchCpu {
     }
 
     /**
-     * What an invalid message cost the whole machine (every process and the kernel) over what a
-     * healthy message cost it in the clean stretches: scenario 7's CPU criterion, at most {@link
-     * PoisonFlood#MAX_COST_RATIO}.
+     * What an invalid message cost the lab's processes ({@link #LAB}) over what a healthy message
+     * cost them in the clean stretches: scenario 7's CPU criterion, at most {@link
+     * PoisonFlood#MAX_COST_RATIO}. Not the whole machine's: with other work on it (builds of other
+     * checkouts, here), the rest of the machine took up to two thirds of its CPU, the same in both
+     * kinds of stretch, and read as if every message cost three times as much, which shrank the
+     * ratio toward 1 (2026-12-03: 1.22 by the machine, 1.81 by the lab).
      */
     double invalidOverHealthy() {
-      return perInvalidMs(ProcessCpu.MACHINE) / clean.perHealthyMs(ProcessCpu.MACHINE);
+      return perInvalidMs(LAB) / clean.perHealthyMs(LAB);
     }
 
     /**
@@ -95,7 +104,8 @@ final class StretchCpu {
     String describe(List<String> groups) {
       return String.format(
           "CPU per healthy message: clean %s, poisoned %s; each invalid message cost %s, %.2f"
-              + " times a healthy message's; clean over poisoned CPU per healthy message %.2f",
+              + " times a healthy message's over the lab's processes; clean over poisoned CPU per"
+              + " healthy message %.2f",
           perMessage(clean::perHealthyMs, groups, "ms") + busy(clean),
           perMessage(poisoned::perHealthyMs, groups, "ms") + busy(poisoned),
           perMessage(this::perInvalidMs, groups, "ms more"),
@@ -138,6 +148,7 @@ final class StretchCpu {
         }
       }
       cpu.put(REST, cpu.getOrDefault(ProcessCpu.MACHINE, 0.0) - groups);
+      cpu.put(LAB, groups);
       PoisonBlocks.Block b = t.block();
       Use use = new Use(b.healthy(), b.invalid(), Map.copyOf(cpu));
       split = split.plus(b.poisoned() ? new Split(Use.NONE, use) : new Split(use, Use.NONE));

@@ -85,9 +85,13 @@ class StretchCpuTest {
             "CPU per healthy message: clean 2.00 ms (consumers 1.00, broker 0.50, rest 0.50),"
                 + " machine busy 90 %, poisoned 2.44 ms (consumers 1.33, broker 0.78, rest 0.33),"
                 + " machine busy 92 %; each invalid message cost 4.00 ms more (consumers 3.00,"
-                + " broker 2.50, rest -1.50), 2.00 times a healthy message's; clean over poisoned"
-                + " CPU per healthy message 0.82");
-    assertThat(split.invalidOverHealthy()).isCloseTo(4.0 / 2.0, within(1e-9));
+                + " broker 2.50, rest -1.50), 3.67 times a healthy message's over the lab's"
+                + " processes; clean over poisoned CPU per healthy message 0.82");
+    // the lab (consumers and broker here): 1.35 s for 900 healthy = 1.5 ms; (1.9 - 1.35) s over
+    // 100 invalid = 5.5 ms more each, 3.67 times; the rest of the machine does not count
+    assertThat(split.clean().perHealthyMs(StretchCpu.LAB)).isCloseTo(1.5, within(1e-9));
+    assertThat(split.perInvalidMs(StretchCpu.LAB)).isCloseTo(5.5, within(1e-9));
+    assertThat(split.invalidOverHealthy()).isCloseTo(5.5 / 1.5, within(1e-9));
     assertThat(split.cpuRatio()).isCloseTo(2.0 / (2.2 / 0.9), within(1e-9));
   }
 

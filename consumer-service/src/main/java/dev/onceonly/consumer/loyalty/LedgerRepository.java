@@ -1,6 +1,6 @@
 package dev.onceonly.consumer.loyalty;
 
-import dev.onceonly.consumer.db.Jdbc;
+import dev.onceonly.runtime.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.SQLException;
 import java.util.UUID;

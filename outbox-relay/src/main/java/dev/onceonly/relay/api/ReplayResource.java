@@ -1,7 +1,7 @@
 package dev.onceonly.relay.api;
 
 import dev.onceonly.relay.operations.OutboxOperations;
-import dev.onceonly.relay.security.Roles;
+import dev.onceonly.web.Roles;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;

@@ -1,6 +1,6 @@
 package dev.onceonly.relay.completion;
 
-import dev.onceonly.relay.db.Jdbc;
+import dev.onceonly.runtime.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Array;
 import java.sql.PreparedStatement;

@@ -1,6 +1,6 @@
 package dev.onceonly.relay.console;
 
-import dev.onceonly.relay.security.Roles;
+import dev.onceonly.web.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

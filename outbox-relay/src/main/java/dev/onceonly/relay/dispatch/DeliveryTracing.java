@@ -3,19 +3,14 @@ package dev.onceonly.relay.dispatch;
 import dev.onceonly.relay.completion.Completion;
 import dev.onceonly.relay.completion.Outcome;
 import dev.onceonly.relay.lease.LeasedRow;
+import dev.onceonly.runtime.TraceContexts;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
-import io.opentelemetry.context.Context;
-import io.opentelemetry.context.propagation.TextMapGetter;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -34,44 +29,25 @@ public class DeliveryTracing {
   static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("onceonly.outcome");
   static final AttributeKey<Long> STATUS = AttributeKey.longKey("http.response.status_code");
 
-  /** Reads a single stored {@code traceparent} as if it were a header. */
-  private static final TextMapGetter<String> STORED =
-      new TextMapGetter<>() {
-        @Override
-        public Iterable<String> keys(String traceParent) {
-          return List.of("traceparent");
-        }
-
-        @Override
-        public String get(String traceParent, String key) {
-          return "traceparent".equals(key) ? traceParent : null;
-        }
-      };
-
   private final Tracer tracer;
 
   /**
-   * {@code disabled}: {@code quarkus.otel.sdk.disabled}. Quarkus then still hands out an SDK that
-   * makes spans with ids of their own (nowhere exported); the no-op tracer instead hands back the
-   * row's own context, so the provider gets the message's trace unchanged, and costs nothing.
+   * {@code disabled}: {@code quarkus.otel.sdk.disabled}; then the row's own context is handed back
+   * as the span's ({@link TraceContexts#tracer}), so the provider gets the message's trace
+   * unchanged.
    */
   public DeliveryTracing(
       OpenTelemetry openTelemetry,
       @ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false")
           boolean disabled) {
-    this.tracer = (disabled ? OpenTelemetry.noop() : openTelemetry).getTracer("onceonly.relay");
+    this.tracer = TraceContexts.tracer(openTelemetry, disabled, "onceonly.relay");
   }
 
   /** Starts the span of one attempt at {@code row}, a child of the row's stored trace context. */
   public Span start(LeasedRow row, String relayId) {
-    Context message =
-        row.traceParent() == null
-            ? Context.root()
-            : W3CTraceContextPropagator.getInstance()
-                .extract(Context.root(), row.traceParent(), STORED);
     return tracer
         .spanBuilder("deliver " + row.kind())
-        .setParent(message)
+        .setParent(TraceContexts.fromTraceparent(row.traceParent()))
         .setSpanKind(SpanKind.CLIENT)
         .setAttribute(OUTBOX_ID, row.id())
         .setAttribute(KIND, row.kind())
@@ -83,9 +59,7 @@ public class DeliveryTracing {
 
   /** The {@code traceparent} header for a call made in {@code span}; null outside any trace. */
   public static String traceParent(Span span) {
-    Map<String, String> headers = new HashMap<>(2);
-    W3CTraceContextPropagator.getInstance().inject(Context.root().with(span), headers, Map::put);
-    return headers.get("traceparent");
+    return TraceContexts.traceparent(span);
   }
 
   /** Ends the attempt's span with what became of the row. */

@@ -7,11 +7,7 @@ import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -23,21 +19,18 @@ import org.jboss.logging.Logger;
  * SchemaCheck}), what needs it starts at once; otherwise it starts on a thread of its own as soon
  * as the schema is there. Meanwhile the relay is live ({@link PollerLivenessCheck}) and not ready
  * ({@link SchemaHealthCheck} lists what is missing). After {@code relay.schema-wait} it stops,
- * naming the migrations Job.
+ * naming the migrations Job. The waiting itself is the loop the services share ({@link
+ * dev.onceonly.runtime.SchemaWait}).
  */
 @ApplicationScoped
 public class SchemaWait {
 
   private static final Logger LOG = Logger.getLogger(SchemaWait.class);
 
-  private final DataSource dataSource;
-  private final Duration limit;
+  private final dev.onceonly.runtime.SchemaWait wait;
   private final Duration interval;
   private final String version;
   private final Consumer<String> giveUp;
-  private volatile boolean waiting;
-  private volatile List<String> problems = List.of();
-  private ScheduledExecutorService timer;
 
   @Inject
   public SchemaWait(
@@ -61,8 +54,9 @@ public class SchemaWait {
       Duration interval,
       String version,
       Consumer<String> giveUp) {
-    this.dataSource = dataSource;
-    this.limit = limit;
+    this.wait =
+        new dev.onceonly.runtime.SchemaWait(
+            "outbox-schema-wait", () -> problems(dataSource), limit, interval);
     this.interval = interval;
     this.version = version;
     this.giveUp = giveUp;
@@ -73,64 +67,55 @@ public class SchemaWait {
    * is; otherwise later on the waiting thread, or never if the wait gives up.
    */
   public synchronized void then(Runnable start) {
-    if (look()) {
+    if (wait.completeNow()) {
       start.run();
       return;
     }
-    waiting = true;
-    Instant deadline = Instant.now().plus(limit);
-    LOG.warnf("%s; waiting up to %s (%s)", SchemaCheck.message(problems), limit, remedy());
-    timer =
-        Executors.newSingleThreadScheduledExecutor(
-            task -> {
-              Thread thread = new Thread(task, "outbox-schema-wait");
-              thread.setDaemon(true);
-              return thread;
-            });
-    timer.scheduleWithFixedDelay(
-        () -> {
-          if (look()) {
-            timer.shutdown();
+    LOG.warnf(
+        "%s; waiting up to %s (%s)", SchemaCheck.message(wait.problems()), wait.limit(), remedy());
+    wait.start(
+        interval,
+        new dev.onceonly.runtime.SchemaWait.Observer() {
+          @Override
+          public void missing(List<String> problems) {
+            // told above, before the wait began
+          }
+
+          @Override
+          public void complete() {
             LOG.info("outbox schema complete: starting the relay");
             start.run();
-            waiting = false;
-          } else if (Instant.now().isAfter(deadline)) {
-            timer.shutdown();
-            waiting = false;
+          }
+
+          @Override
+          public void gaveUp(List<String> problems) {
             giveUp.accept(
                 "outbox schema still missing after "
-                    + limit
+                    + wait.limit()
                     + ", stopping ("
                     + String.join("; ", problems)
                     + "). Run the migrations: "
                     + remedy());
           }
-        },
-        interval.toMillis(),
-        interval.toMillis(),
-        TimeUnit.MILLISECONDS);
+        });
   }
 
   /** Whether the relay is waiting for its schema (it then counts as live, not as stuck). */
   public boolean waiting() {
-    return waiting;
+    return wait.waiting();
   }
 
   /** Stops waiting (shutdown while the schema is still missing). */
   public synchronized void stop() {
-    if (timer != null) {
-      timer.shutdownNow();
-    }
-    waiting = false;
+    wait.stop();
   }
 
-  private boolean look() {
+  private static List<String> problems(DataSource dataSource) {
     try (Connection connection = dataSource.getConnection()) {
-      problems = SchemaCheck.problems(connection);
-    } catch (SQLException | RuntimeException e) {
-      problems = List.of("database not reachable: " + e.getMessage());
+      return SchemaCheck.problems(connection);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e.getMessage(), e);
     }
-    return problems.isEmpty();
   }
 
   private String remedy() {

@@ -1,6 +1,6 @@
 package dev.onceonly.relay.metrics;
 
-import dev.onceonly.relay.db.Jdbc;
+import dev.onceonly.runtime.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

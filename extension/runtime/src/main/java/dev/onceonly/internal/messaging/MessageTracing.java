@@ -3,17 +3,15 @@ package dev.onceonly.internal.messaging;
 import dev.onceonly.internal.catalog.ConsumerSpec;
 import dev.onceonly.internal.intake.Arrival;
 import dev.onceonly.internal.processing.Verdict;
+import dev.onceonly.runtime.TraceContexts;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.propagation.TextMapGetter;
 import jakarta.inject.Singleton;
-import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -30,42 +28,24 @@ public class MessageTracing {
       AttributeKey.stringKey("onceonly.message_key");
   public static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("onceonly.outcome");
 
-  /** Reads trace headers from AMQP headers, whatever type the client decoded them to. */
-  private static final TextMapGetter<Map<String, Object>> HEADERS =
-      new TextMapGetter<>() {
-        @Override
-        public Iterable<String> keys(Map<String, Object> carrier) {
-          return carrier.keySet();
-        }
-
-        @Override
-        public String get(Map<String, Object> carrier, String key) {
-          Object value = carrier == null ? null : carrier.get(key);
-          return value == null ? null : value.toString();
-        }
-      };
-
   private final Tracer tracer;
 
   /**
-   * {@code disabled}: {@code quarkus.otel.sdk.disabled}. Quarkus then still hands out an SDK that
-   * makes spans with ids of their own (nowhere exported); the no-op tracer instead hands back the
-   * producer's context, which the outbox rows then carry unchanged, and costs nothing.
+   * {@code disabled}: {@code quarkus.otel.sdk.disabled}; then the producer's context is handed back
+   * as the span's ({@link TraceContexts#tracer}), which the outbox rows carry unchanged.
    */
   public MessageTracing(
       OpenTelemetry openTelemetry,
       @ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false")
           boolean disabled) {
-    this.tracer = (disabled ? OpenTelemetry.noop() : openTelemetry).getTracer("onceonly.consumer");
+    this.tracer = TraceContexts.tracer(openTelemetry, disabled, "onceonly.consumer");
   }
 
   /** Starts the span of a message that just arrived for {@code consumer}. */
   public Span start(ConsumerSpec consumer, Arrival arrival) {
-    Context producer =
-        W3CTraceContextPropagator.getInstance().extract(Context.root(), arrival.headers(), HEADERS);
     return tracer
         .spanBuilder("claim " + consumer.name())
-        .setParent(producer)
+        .setParent(TraceContexts.fromHeaders(arrival.headers()))
         .setSpanKind(SpanKind.CONSUMER)
         .setAttribute("messaging.system", arrival.system())
         .setAttribute("messaging.destination.name", consumer.queue())

@@ -7,14 +7,12 @@ import dev.onceonly.api.Outbox;
 import dev.onceonly.api.OutboxMessage;
 import dev.onceonly.internal.db.Jdbc;
 import dev.onceonly.model.IdempotencyKeys;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import dev.onceonly.runtime.TraceContexts;
 import io.opentelemetry.context.Context;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.inject.Singleton;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Writes outbox rows in the caller's transaction; the only SQL the platform runs on {@code
@@ -102,9 +100,7 @@ public class OutboxWriter implements Outbox {
    * tracing is off, or a request's span), for the relay to continue; null outside any trace.
    */
   static String traceparent() {
-    Map<String, String> carrier = new HashMap<>(2);
-    W3CTraceContextPropagator.getInstance().inject(Context.current(), carrier, Map::put);
-    return carrier.get("traceparent");
+    return TraceContexts.traceparent(Context.current());
   }
 
   private String toJson(OutboxMessage message) {

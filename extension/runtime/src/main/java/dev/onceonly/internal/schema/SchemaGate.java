@@ -3,6 +3,7 @@ package dev.onceonly.internal.schema;
 import dev.onceonly.internal.catalog.ConsumerCatalog;
 import dev.onceonly.internal.catalog.ConsumerSpec;
 import dev.onceonly.internal.config.OnceOnlyConfig;
+import dev.onceonly.runtime.SchemaWait;
 import io.quarkus.arc.All;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
@@ -14,15 +15,11 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.flywaydb.core.Flyway;
@@ -50,13 +47,9 @@ public class SchemaGate {
   private final Map<String, Flyway> histories;
   private final ChannelRegistry channels;
   private final List<String> consumerChannels;
-  private final Duration limit;
+  private final SchemaWait wait;
   private final String version;
-  private volatile List<String> missing = List.of("not checked yet");
   private volatile boolean open;
-  private ScheduledExecutorService timer;
-  private Instant deadline;
-  private boolean told;
 
   public SchemaGate(
       PlatformMigrations platform,
@@ -74,20 +67,33 @@ public class SchemaGate {
     this.histories = Map.copyOf(all);
     this.channels = channels;
     this.consumerChannels = catalog.all().stream().map(ConsumerSpec::channel).toList();
-    this.limit = config.schemaWait();
+    this.wait = new SchemaWait("schema-gate", this::incomplete, config.schemaWait(), INTERVAL);
     this.version = version;
   }
 
   void onStart(@Observes StartupEvent event) {
-    deadline = Instant.now().plus(limit);
-    timer =
-        Executors.newSingleThreadScheduledExecutor(
-            task -> {
-              Thread thread = new Thread(task, "schema-gate");
-              thread.setDaemon(true);
-              return thread;
-            });
-    timer.scheduleWithFixedDelay(this::check, 0, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+    wait.start(
+        Duration.ZERO,
+        new SchemaWait.Observer() {
+          @Override
+          public void missing(List<String> problems) {
+            LOG.warnf(
+                "database schema incomplete (%s): no message is taken until the migrations ran"
+                    + " (%s); waiting up to %s",
+                String.join("; ", problems), remedy(), wait.limit());
+          }
+
+          @Override
+          public void complete() {
+            openChannels();
+          }
+
+          @Override
+          public void gaveUp(List<String> problems) {
+            LOG.error(giveUp(problems));
+            Quarkus.asyncExit(1);
+          }
+        });
   }
 
   /**
@@ -104,9 +110,7 @@ public class SchemaGate {
    * message handed over after that would fail, and its failure would dead-letter it.
    */
   void onStop(@Observes @Priority(1) ShutdownEvent event) {
-    if (timer != null) {
-      timer.shutdownNow();
-    }
+    wait.stop();
     closeChannels();
   }
 
@@ -117,32 +121,7 @@ public class SchemaGate {
 
   /** What the schema still lacks; empty once the gate is open. */
   public List<String> missing() {
-    return missing;
-  }
-
-  private void check() {
-    try {
-      List<String> found = incomplete();
-      missing = found;
-      if (found.isEmpty()) {
-        openChannels();
-        timer.shutdown();
-        return;
-      }
-    } catch (RuntimeException e) {
-      missing = List.of("database not reachable: " + e.getMessage());
-    }
-    if (Instant.now().isAfter(deadline)) {
-      LOG.error(giveUp());
-      timer.shutdown();
-      Quarkus.asyncExit(1);
-    } else if (!told) {
-      told = true;
-      LOG.warnf(
-          "database schema incomplete (%s): no message is taken until the migrations ran (%s);"
-              + " waiting up to %s",
-          String.join("; ", missing), remedy(), limit);
-    }
+    return wait.problems();
   }
 
   private void closeChannels() {
@@ -198,9 +177,9 @@ public class SchemaGate {
         resumed.stream().sorted().collect(Collectors.joining(", ")));
   }
 
-  private String giveUp() {
+  private String giveUp(List<String> missing) {
     return "database schema still incomplete after "
-        + limit
+        + wait.limit()
         + " ("
         + String.join("; ", missing)
         + "): stopping. Run the migrations: "

@@ -6,8 +6,9 @@ import org.testcontainers.rabbitmq.RabbitMQContainer;
 
 /**
  * RabbitMQ for a Quarkus test: a Testcontainers container where Docker answers, otherwise the
- * machine's own broker on 127.0.0.1:5672 with guest/guest (in vhost {@code /}, or in a vhost of its
- * own when {@link Isolation} is set).
+ * machine's own broker on 127.0.0.1:5672 with guest/guest in a test vhost emptied at the JVM's
+ * first use and deleted when it exits ({@link Isolation#localVhost}), so queues left by earlier
+ * runs, of whatever type, never meet this one.
  */
 public class RabbitMqResource implements QuarkusTestResourceLifecycleManager {
 

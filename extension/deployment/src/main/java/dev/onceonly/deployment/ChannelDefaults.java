@@ -1,5 +1,6 @@
 package dev.onceonly.deployment;
 
+import dev.onceonly.internal.messaging.QueueArguments;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -30,6 +31,10 @@ final class ChannelDefaults {
     defaults.put("auto-bind-dlq", "true");
     defaults.put("dlx.declare", "true");
     defaults.put("dead-letter-exchange", "${quarkus.onceonly.dead-letters.exchange:onceonly.dlx}");
+    // Quorum queues with a delivery limit unless quarkus.onceonly.queues.type=classic: the
+    // arguments come from beans because the limit exists for quorum queues only.
+    defaults.put("queue.arguments", QueueArguments.CONSUMER_QUEUE);
+    defaults.put("dead-letter-queue.arguments", QueueArguments.DEAD_LETTER_QUEUE);
     defaults.put("failure-strategy", "reject");
     defaults.put("tracing.enabled", "false");
     defaults.put("pausable", "true");

@@ -61,6 +61,9 @@ public interface OnceOnlyConfig {
   /** The broker connections of the platform's own (dead letters, replay, queue depths). */
   Broker broker();
 
+  /** The queues the consumers' channels declare: their type and delivery limit. */
+  Queues queues();
+
   /** The operator API, when enabled at build time ({@code quarkus.onceonly.api.enabled}). */
   Api api();
 
@@ -178,6 +181,44 @@ public interface OnceOnlyConfig {
     /** How often the queue-depth gauges are read from the broker. */
     @WithDefault("15s")
     Duration queueDepthRefresh();
+  }
+
+  /**
+   * The type of every queue the platform declares (each consumer's queue and its dead-letter queue)
+   * and the consumer queues' delivery limit. RabbitMQ fixes a queue's type and arguments when it is
+   * first declared: a service whose queues exist with another type refuses to start, naming the
+   * move ({@code docs/rabbitmq.md}).
+   */
+  interface Queues {
+    /**
+     * {@code quorum}: replicated on a majority of a cluster's nodes, with a delivery limit; or
+     * {@code classic}: declared as before quorum became the default, without a delivery limit.
+     */
+    @WithDefault("quorum")
+    QueueType type();
+
+    /**
+     * How many times a consumer queue hands out one message, counting returns after a crash or a
+     * lost connection, before RabbitMQ dead-letters it to the consumer's dead-letter queue instead
+     * ({@code x-delivery-limit}, quorum queues only): a message that kills the consumer every time
+     * stops doing it. Invalid messages and failures are dead-lettered by the platform at once and
+     * never count against it.
+     */
+    @WithDefault("20")
+    @Min(1)
+    @Max(1_000_000)
+    int deliveryLimit();
+  }
+
+  /** The queue types the platform declares. */
+  enum QueueType {
+    QUORUM,
+    CLASSIC;
+
+    /** The value of {@code x-queue-type}. */
+    public String argument() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
   }
 
   /** What the operator API shows. */

@@ -1,7 +1,9 @@
 package dev.onceonly.internal.health;
 
+import com.rabbitmq.client.Address;
 import dev.onceonly.internal.catalog.ConsumerCatalog;
 import dev.onceonly.internal.config.OnceOnlyConfig;
+import dev.onceonly.internal.messaging.BrokerAddresses;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
@@ -10,32 +12,27 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
 import java.time.Instant;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import java.util.List;
+import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
 /**
- * Refuses to start when RabbitMQ cannot be reached within the configured time, with an error that
- * names the broker and the settings to check. (A missing database already fails the start in the
- * migrations, naming its URL.) Without this the connector would retry forever while the service
- * looks started.
+ * Refuses to start when no node of RabbitMQ ({@link BrokerAddresses}) can be reached within the
+ * configured time, with an error that names the nodes and the settings to check. (A missing
+ * database already fails the start in the migrations, naming its URL.) Without this the connector
+ * would retry forever while the service looks started.
  */
 @Singleton
 public class BrokerStartupCheck {
 
   private static final Logger LOG = Logger.getLogger(BrokerStartupCheck.class);
 
-  private final String host;
-  private final int port;
+  private final List<Address> nodes;
   private final Duration timeout;
   private final boolean consumes;
 
-  public BrokerStartupCheck(
-      @ConfigProperty(name = "rabbitmq-host", defaultValue = "localhost") String host,
-      @ConfigProperty(name = "rabbitmq-port", defaultValue = "5672") int port,
-      OnceOnlyConfig config,
-      ConsumerCatalog catalog) {
-    this.host = host;
-    this.port = port;
+  public BrokerStartupCheck(Config mp, OnceOnlyConfig config, ConsumerCatalog catalog) {
+    this.nodes = BrokerAddresses.of(mp);
     this.timeout = config.broker().startupTimeout();
     this.consumes = !catalog.all().isEmpty();
   }
@@ -45,32 +42,37 @@ public class BrokerStartupCheck {
    */
   void onStart(@Observes StartupEvent event) {
     if (consumes) {
-      requireReachable(host, port, timeout);
+      requireReachable(nodes, timeout);
     }
   }
 
-  /** Returns once something accepts connections at host:port; throws after {@code timeout}. */
-  static void requireReachable(String host, int port, Duration timeout) {
+  /**
+   * Returns once something accepts connections at one of the nodes; throws after {@code timeout}.
+   */
+  static void requireReachable(List<Address> nodes, Duration timeout) {
     Instant deadline = Instant.now().plus(timeout);
-    IOException last;
+    IOException last = null;
     do {
-      try (Socket socket = new Socket()) {
-        socket.connect(new InetSocketAddress(host, port), 2_000);
-        return;
-      } catch (IOException e) {
-        last = e;
-        LOG.warnf("RabbitMQ not reachable at %s:%d yet: %s", host, port, e.getMessage());
+      for (Address node : nodes) {
+        try (Socket socket = new Socket()) {
+          socket.connect(new InetSocketAddress(node.getHost(), node.getPort()), 2_000);
+          return;
+        } catch (IOException e) {
+          last = e;
+          LOG.warnf(
+              "RabbitMQ not reachable at %s:%d yet: %s",
+              node.getHost(), node.getPort(), e.getMessage());
+        }
       }
       pause();
     } while (Instant.now().isBefore(deadline));
     throw new IllegalStateException(
         "RabbitMQ is not reachable at "
-            + host
-            + ":"
-            + port
+            + BrokerAddresses.text(nodes)
             + " after "
             + timeout
-            + " (check RABBITMQ_HOST and RABBITMQ_PORT, and that the broker is running)",
+            + " (check RABBITMQ_ADDRESSES, or RABBITMQ_HOST and RABBITMQ_PORT, and that the broker"
+            + " is running)",
         last);
   }
 

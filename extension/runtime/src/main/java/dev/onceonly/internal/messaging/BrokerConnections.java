@@ -1,21 +1,26 @@
 package dev.onceonly.internal.messaging;
 
+import com.rabbitmq.client.Address;
+import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.config.Config;
 
 /**
  * The service's own broker connections, beside the messaging connector's (dead letters, replays,
- * queue depths), made from the same {@code rabbitmq-*} settings, with the connector's defaults.
- * They do not recover by themselves: each user opens a new one when it finds its connection closed.
+ * queue depths, the queue check), made from the same {@code rabbitmq-*} settings, with the
+ * connector's defaults, to the same nodes ({@link BrokerAddresses}). They do not recover by
+ * themselves: each user opens a new one when it finds its connection closed, and that one goes to a
+ * node of the list that answers.
  */
 public final class BrokerConnections {
 
   private BrokerConnections() {}
 
   public static ConnectionFactory factory(Config config) {
-    ConnectionFactory factory = new ConnectionFactory();
-    factory.setHost(config.getOptionalValue("rabbitmq-host", String.class).orElse("localhost"));
-    factory.setPort(config.getOptionalValue("rabbitmq-port", Integer.class).orElse(5672));
+    ConnectionFactory factory = new NodesFactory(BrokerAddresses.of(config));
     factory.setUsername(config.getOptionalValue("rabbitmq-username", String.class).orElse("guest"));
     factory.setPassword(config.getOptionalValue("rabbitmq-password", String.class).orElse("guest"));
     factory.setVirtualHost(
@@ -23,5 +28,27 @@ public final class BrokerConnections {
     factory.setAutomaticRecoveryEnabled(false);
     factory.setConnectionTimeout(5_000);
     return factory;
+  }
+
+  /** A factory whose connections go to one of its nodes that answers. */
+  private static final class NodesFactory extends ConnectionFactory {
+
+    private final List<Address> nodes;
+
+    NodesFactory(List<Address> nodes) {
+      this.nodes = nodes;
+      setHost(nodes.get(0).getHost());
+      setPort(nodes.get(0).getPort());
+    }
+
+    @Override
+    public Connection newConnection() throws IOException, TimeoutException {
+      return newConnection(nodes);
+    }
+
+    @Override
+    public Connection newConnection(String connectionName) throws IOException, TimeoutException {
+      return newConnection(nodes, connectionName);
+    }
   }
 }

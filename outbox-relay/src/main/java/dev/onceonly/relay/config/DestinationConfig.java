@@ -96,7 +96,14 @@ public interface DestinationConfig {
    */
   interface RabbitMqConfig {
 
-    /** Broker host. */
+    /**
+     * The nodes of a cluster, {@code host:port} separated by commas ({@code
+     * rabbit-0:5672,rabbit-1:5672,rabbit-2:5672}); when set, {@code host} and {@code port} are not
+     * used, and each connection goes to a node that answers.
+     */
+    Optional<String> addresses();
+
+    /** Broker host, when {@code addresses} is not set. */
     @WithDefault("localhost")
     String host();
 

@@ -1,11 +1,13 @@
 package dev.onceonly.relay.destination.rabbitmq;
 
 import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Address;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.Return;
 import com.rabbitmq.client.ShutdownSignalException;
+import dev.onceonly.model.BrokerNodes;
 import dev.onceonly.relay.destination.DeliveryResult;
 import dev.onceonly.relay.destination.Destination;
 import dev.onceonly.relay.destination.PublishThread;
@@ -16,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
 import java.util.Date;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -59,6 +62,7 @@ public final class RabbitMqDestination implements Destination {
   private final String name;
   private final RabbitMqSettings settings;
   private final ConnectionFactory factory;
+  private final List<Address> nodes;
   private final ExecutorService publisher;
   private final ConcurrentNavigableMap<Long, Pending> unconfirmed = new ConcurrentSkipListMap<>();
   private final Map<String, Pending> byMessageId = new ConcurrentHashMap<>();
@@ -69,6 +73,7 @@ public final class RabbitMqDestination implements Destination {
     this.name = name;
     this.settings = settings;
     this.factory = factory(settings);
+    this.nodes = settings.nodes().stream().map(n -> new Address(n.host(), n.port())).toList();
     this.publisher = PublishThread.of("rabbitmq", name);
   }
 
@@ -158,7 +163,7 @@ public final class RabbitMqDestination implements Destination {
       return channel;
     }
     closeQuietly();
-    connection = factory.newConnection("onceonly-relay-" + name);
+    connection = factory.newConnection(nodes, "onceonly-relay-" + name);
     if (!settings.exchange().isEmpty()) {
       // A missing exchange closes the channel it is asked on: ask on one of its own.
       try (Channel probe = connection.createChannel()) {
@@ -250,9 +255,7 @@ public final class RabbitMqDestination implements Destination {
     return "amqp"
         + (settings.tls() ? "s" : "")
         + "://"
-        + settings.host()
-        + ":"
-        + settings.port()
+        + BrokerNodes.text(settings.nodes())
         + "/"
         + settings.virtualHost();
   }
@@ -287,8 +290,6 @@ public final class RabbitMqDestination implements Destination {
 
   private static ConnectionFactory factory(RabbitMqSettings settings) {
     ConnectionFactory factory = new ConnectionFactory();
-    factory.setHost(settings.host());
-    factory.setPort(settings.port());
     factory.setUsername(settings.username());
     factory.setPassword(settings.password());
     factory.setVirtualHost(settings.virtualHost());

@@ -1,8 +1,10 @@
 package dev.onceonly.relay.destination.rabbitmq;
 
+import dev.onceonly.model.BrokerNodes;
 import dev.onceonly.relay.config.DestinationConfig.RabbitMqConfig;
 import dev.onceonly.relay.destination.Template;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
@@ -11,8 +13,7 @@ import java.util.function.UnaryOperator;
  * relay.destinations."<name>".rabbitmq.exchange}). The password is never part of a message.
  */
 public record RabbitMqSettings(
-    String host,
-    int port,
+    List<BrokerNodes.Node> nodes,
     String username,
     String password,
     String virtualHost,
@@ -28,12 +29,18 @@ public record RabbitMqSettings(
    * The settings {@code config} describes, or an {@link IllegalArgumentException} naming the key.
    */
   public static RabbitMqSettings of(RabbitMqConfig config, UnaryOperator<String> key) {
-    if (config.host().isBlank()) {
-      throw new IllegalArgumentException(key.apply("host") + " must name the broker");
-    }
-    if (config.port() < 1 || config.port() > 65_535) {
-      throw new IllegalArgumentException(
-          key.apply("port") + " must be from 1 to 65535, was " + config.port());
+    List<BrokerNodes.Node> nodes;
+    if (config.addresses().isPresent() && !config.addresses().get().isBlank()) {
+      nodes = BrokerNodes.parse(config.addresses().get(), key.apply("addresses"));
+    } else {
+      if (config.host().isBlank()) {
+        throw new IllegalArgumentException(key.apply("host") + " must name the broker");
+      }
+      if (config.port() < 1 || config.port() > 65_535) {
+        throw new IllegalArgumentException(
+            key.apply("port") + " must be from 1 to 65535, was " + config.port());
+      }
+      nodes = List.of(new BrokerNodes.Node(config.host().strip(), config.port()));
     }
     String username = config.username().orElse("guest");
     String password =
@@ -69,8 +76,7 @@ public record RabbitMqSettings(
     positive(config.connectTimeout(), key.apply("connect-timeout"));
     positive(config.confirmTimeout(), key.apply("confirm-timeout"));
     return new RabbitMqSettings(
-        config.host().strip(),
-        config.port(),
+        nodes,
         username,
         password,
         config.virtualHost(),
@@ -94,9 +100,7 @@ public record RabbitMqSettings(
         + "://"
         + username
         + "@"
-        + host
-        + ":"
-        + port
+        + BrokerNodes.text(nodes)
         + "/"
         + virtualHost
         + (mandatory ? ", mandatory" : "")

@@ -18,6 +18,16 @@ public final class BrokerQueues {
 
   private BrokerQueues() {}
 
+  /** Whether {@code queue} exists (a passive declare). */
+  public static boolean exists(ConnectionFactory factory, String queue) throws Exception {
+    try (Connection connection = factory.newConnection("queue-exists-probe")) {
+      connection.createChannel().queueDeclarePassive(queue);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /**
    * {@code quorum} or {@code classic}: a quorum queue refuses a consumer under a global prefetch
    * limit (RabbitMQ closes the connection that asked, so the question gets a connection of its

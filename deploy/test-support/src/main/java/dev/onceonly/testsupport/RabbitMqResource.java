@@ -1,5 +1,6 @@
 package dev.onceonly.testsupport;
 
+import com.rabbitmq.client.ConnectionFactory;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.Map;
 import org.testcontainers.rabbitmq.RabbitMQContainer;
@@ -38,6 +39,17 @@ public class RabbitMqResource implements QuarkusTestResourceLifecycleManager {
     if (container != null) {
       container.stop();
     }
+  }
+
+  /** A client connection factory for the broker {@code config} (what {@link #start} returned). */
+  public static ConnectionFactory connectionFactory(Map<String, String> config) {
+    ConnectionFactory factory = new ConnectionFactory();
+    factory.setHost(config.get("rabbitmq-host"));
+    factory.setPort(Integer.parseInt(config.get("rabbitmq-port")));
+    factory.setUsername(config.get("rabbitmq-username"));
+    factory.setPassword(config.get("rabbitmq-password"));
+    factory.setVirtualHost(config.get("rabbitmq-virtual-host"));
+    return factory;
   }
 
   private static Map<String, String> config(

@@ -13,10 +13,12 @@ import dev.onceonly.internal.config.OnceOnlyConfig;
 import dev.onceonly.internal.db.Jdbc;
 import dev.onceonly.internal.health.BrokerStartupCheck;
 import dev.onceonly.internal.health.ClaimSettingsCheck;
+import dev.onceonly.internal.health.QueueTypeCheck;
 import dev.onceonly.internal.intake.Intake;
 import dev.onceonly.internal.messaging.DeadLetters;
 import dev.onceonly.internal.messaging.InvalidMessageLog;
 import dev.onceonly.internal.messaging.MessageTracing;
+import dev.onceonly.internal.messaging.QueueArguments;
 import dev.onceonly.internal.metrics.ConsumerMetrics;
 import dev.onceonly.internal.metrics.QueueDepthGauge;
 import dev.onceonly.internal.operations.AuditRepository;
@@ -105,6 +107,8 @@ class OnceOnlyProcessor {
             SchemaGate.class,
             SchemaReadinessCheck.class,
             BrokerStartupCheck.class,
+            QueueTypeCheck.class,
+            QueueArguments.class,
             ClaimSettingsCheck.class,
             ConsumerMetrics.class,
             QueueDepthGauge.class,

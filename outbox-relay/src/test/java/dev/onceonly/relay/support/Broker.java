@@ -4,11 +4,11 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
+import dev.onceonly.testsupport.RabbitMqResource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -27,13 +27,7 @@ public final class Broker implements AutoCloseable {
 
   /** Connected to the broker of {@link RelayRabbitResource}, with the test exchange declared. */
   public static Broker connect() {
-    Map<String, String> broker = RelayRabbitResource.broker();
-    ConnectionFactory factory = new ConnectionFactory();
-    factory.setHost(broker.get("rabbitmq-host"));
-    factory.setPort(Integer.parseInt(broker.get("rabbitmq-port")));
-    factory.setUsername(broker.get("rabbitmq-username"));
-    factory.setPassword(broker.get("rabbitmq-password"));
-    factory.setVirtualHost(broker.get("rabbitmq-virtual-host"));
+    ConnectionFactory factory = RabbitMqResource.connectionFactory(RelayRabbitResource.broker());
     try {
       Connection connection = factory.newConnection("relay-test");
       Channel channel = connection.createChannel();

@@ -8,7 +8,9 @@ import java.util.Map;
  * RabbitMQ for the relay's broker tests (the machine's broker in a vhost of its own, or a
  * container), and the destination {@code events} publishing to exchange {@value #EXCHANGE} with
  * routing key {@code test.{payload.run}.{payload.kind}}: a test binds its own queue to {@code
- * test.<its run>.#}.
+ * test.<its run>.#}. The destination names the broker by a node list whose first node is down
+ * ({@code rabbitmq.addresses=127.0.0.1:1,<broker>}): every publish of the relay's broker tests goes
+ * through the node that answers, as it would with a cluster node lost.
  */
 public class RelayRabbitResource extends RabbitMqResource {
 
@@ -25,8 +27,9 @@ public class RelayRabbitResource extends RabbitMqResource {
     Map<String, String> config = new HashMap<>();
     String prefix = "relay.destinations.\"" + DESTINATION + "\".";
     config.put(prefix + "type", "rabbitmq");
-    config.put(prefix + "rabbitmq.host", started.get("rabbitmq-host"));
-    config.put(prefix + "rabbitmq.port", started.get("rabbitmq-port"));
+    config.put(
+        prefix + "rabbitmq.addresses",
+        "127.0.0.1:1," + started.get("rabbitmq-host") + ":" + started.get("rabbitmq-port"));
     config.put(prefix + "rabbitmq.username", started.get("rabbitmq-username"));
     config.put(prefix + "rabbitmq.password", started.get("rabbitmq-password"));
     config.put(prefix + "rabbitmq.virtual-host", started.get("rabbitmq-virtual-host"));

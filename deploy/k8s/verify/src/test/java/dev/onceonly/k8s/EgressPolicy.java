@@ -1,6 +1,7 @@
 package dev.onceonly.k8s;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.onceonly.model.BrokerNodes;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,10 +9,10 @@ import java.util.Map;
 
 /**
  * What the NetworkPolicies of a render let a pod reach, checked against the addresses its settings
- * name: the database of DB_URL, the broker of RABBITMQ_HOST/RABBITMQ_PORT, the providers of
- * RECEIPTS_URL and PAYOUTS_URL. An address is reachable when a policy selecting the pod has an
- * egress rule with its port (or no ports) towards it: no "to" at all, an ipBlock, or, for a Service
- * of the render, a podSelector that selects the Service's pods.
+ * name: the database of DB_URL, the broker of RABBITMQ_HOST/RABBITMQ_PORT and every node of
+ * RABBITMQ_ADDRESSES, the providers of RECEIPTS_URL and PAYOUTS_URL. An address is reachable when a
+ * policy selecting the pod has an egress rule with its port (or no ports) towards it: no "to" at
+ * all, an ipBlock, or, for a Service of the render, a podSelector that selects the Service's pods.
  */
 final class EgressPolicy {
 
@@ -40,6 +41,12 @@ final class EgressPolicy {
     if (host != null && app.equals("consumer-service")) {
       int port = Integer.parseInt(env.get("RABBITMQ_PORT").value());
       check(workload, "RABBITMQ_HOST", host.value(), port, problems);
+      ContainerEnv.Variable nodes = env.get("RABBITMQ_ADDRESSES");
+      if (nodes != null && nodes.value() != null && !nodes.value().isBlank()) {
+        for (BrokerNodes.Node node : BrokerNodes.parse(nodes.value(), "RABBITMQ_ADDRESSES")) {
+          check(workload, "RABBITMQ_ADDRESSES", node.host(), node.port(), problems);
+        }
+      }
     }
     return problems;
   }

@@ -278,7 +278,8 @@ class ProdPolicyTest {
         .isEqualTo(container.path("image").asText());
     Map<String, Variable> env = ContainerEnv.of(prod, container);
     Map<String, Variable> services = ContainerEnv.of(prod, container("consumer-service"));
-    for (String setting : List.of("DB_URL", "DB_USER", "RABBITMQ_HOST", "RABBITMQ_VHOST")) {
+    for (String setting :
+        List.of("DB_URL", "DB_USER", "RABBITMQ_ADDRESSES", "RABBITMQ_HOST", "RABBITMQ_VHOST")) {
       assertThat(env.get(setting).value())
           .as(setting + ": the Job migrates the database the services use")
           .isEqualTo(services.get(setting).value());

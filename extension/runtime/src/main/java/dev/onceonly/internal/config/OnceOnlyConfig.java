@@ -198,11 +198,11 @@ public interface OnceOnlyConfig {
     QueueType type();
 
     /**
-     * How many times a consumer queue hands out one message, counting returns after a crash or a
-     * lost connection, before RabbitMQ dead-letters it to the consumer's dead-letter queue instead
-     * ({@code x-delivery-limit}, quorum queues only): a message that kills the consumer every time
-     * stops doing it. Invalid messages and failures are dead-lettered by the platform at once and
-     * never count against it.
+     * How many times a message may come back to a consumer queue unacked (a crash, a lost
+     * connection, a requeue) before RabbitMQ dead-letters it, on the next return, to the consumer's
+     * dead-letter queue ({@code x-delivery-limit}, quorum queues only): a message that kills the
+     * consumer every time stops doing it. Invalid messages are dead-lettered by the platform at
+     * once, and a transient failure is requeued once only.
      */
     @WithDefault("20")
     @Min(1)

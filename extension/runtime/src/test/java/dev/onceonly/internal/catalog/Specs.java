@@ -1,6 +1,8 @@
 package dev.onceonly.internal.catalog;
 
 import dev.onceonly.api.Decoded;
+import dev.onceonly.internal.config.OnceOnlyConfig.QueueType;
+import dev.onceonly.internal.config.OnceOnlyConfig.Queues;
 import dev.onceonly.internal.processing.Submission;
 import java.time.Instant;
 
@@ -21,5 +23,20 @@ public final class Specs {
         new Decoded<>(key, "test:" + key, Instant.now(), "customer-" + key),
         "f".repeat(64),
         key);
+  }
+
+  /** Settings of {@code quarkus.onceonly.queues}. */
+  public static Queues queues(QueueType type, int deliveryLimit) {
+    return new Queues() {
+      @Override
+      public QueueType type() {
+        return type;
+      }
+
+      @Override
+      public int deliveryLimit() {
+        return deliveryLimit;
+      }
+    };
   }
 }

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import dev.onceonly.internal.catalog.Specs;
 import dev.onceonly.internal.config.OnceOnlyConfig.QueueType;
-import dev.onceonly.internal.config.OnceOnlyConfig.Queues;
 import dev.onceonly.internal.messaging.DeclaredQueues.DeclaredQueue;
 import dev.onceonly.internal.messaging.QueueArguments;
 import dev.onceonly.testsupport.BrokerQueues;
@@ -36,12 +36,7 @@ class QueueTypeCheckTest {
   @BeforeAll
   static void broker() throws Exception {
     Map<String, String> config = RABBIT.start();
-    factory = new ConnectionFactory();
-    factory.setHost(config.get("rabbitmq-host"));
-    factory.setPort(Integer.parseInt(config.get("rabbitmq-port")));
-    factory.setUsername(config.get("rabbitmq-username"));
-    factory.setPassword(config.get("rabbitmq-password"));
-    factory.setVirtualHost(config.get("rabbitmq-virtual-host"));
+    factory = RabbitMqResource.connectionFactory(config);
     connection = factory.newConnection("queue-type-check-test");
   }
 
@@ -129,14 +124,14 @@ class QueueTypeCheckTest {
   /** A consumer queue as the platform declares it with {@code type}. */
   private static DeclaredQueue consumerQueue(String name, QueueType type, int deliveryLimit) {
     Map<String, Object> args =
-        new HashMap<>(QueueArguments.consumerQueue(queues(type, deliveryLimit)));
+        new HashMap<>(QueueArguments.consumerQueue(Specs.queues(type, deliveryLimit)));
     args.put("x-dead-letter-exchange", "onceonly.dlx");
     args.put("x-dead-letter-routing-key", name);
     return new DeclaredQueue(name, args, false);
   }
 
   private static DeclaredQueue deadLetterQueue(String name, QueueType type) {
-    return new DeclaredQueue(name, QueueArguments.deadLetterQueue(queues(type, 20)), true);
+    return new DeclaredQueue(name, QueueArguments.deadLetterQueue(Specs.queues(type, 20)), true);
   }
 
   private static void declare(DeclaredQueue queue) throws Exception {
@@ -160,19 +155,5 @@ class QueueTypeCheckTest {
 
   private static String unique(String name) {
     return "onceonly.queue-check-" + name + "-" + UUID.randomUUID();
-  }
-
-  static Queues queues(QueueType type, int deliveryLimit) {
-    return new Queues() {
-      @Override
-      public QueueType type() {
-        return type;
-      }
-
-      @Override
-      public int deliveryLimit() {
-        return deliveryLimit;
-      }
-    };
   }
 }

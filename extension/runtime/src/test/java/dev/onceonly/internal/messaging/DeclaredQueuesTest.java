@@ -29,7 +29,7 @@ class DeclaredQueuesTest {
 
   @Test
   void quorumByDefaultWithTheDeliveryLimitOnTheConsumerQueueOnly() {
-    List<DeclaredQueue> declared = declared(Map.of(), queues(QueueType.QUORUM, 20));
+    List<DeclaredQueue> declared = declared(Map.of(), Specs.queues(QueueType.QUORUM, 20));
 
     assertThat(declared)
         .containsExactly(
@@ -46,7 +46,7 @@ class DeclaredQueuesTest {
 
   @Test
   void classicQueuesGetNoArgumentOfThePlatform() {
-    List<DeclaredQueue> declared = declared(Map.of(), queues(QueueType.CLASSIC, 20));
+    List<DeclaredQueue> declared = declared(Map.of(), Specs.queues(QueueType.CLASSIC, 20));
 
     assertThat(declared)
         .containsExactly(
@@ -68,7 +68,7 @@ class DeclaredQueuesTest {
                 "mp.messaging.connector.smallrye-rabbitmq.queue.ttl", "60000",
                 "mp.messaging.incoming.loyalty.dead-letter-queue-name", "loyalty.dead",
                 "mp.messaging.incoming.loyalty.dead-letter-queue-type", "classic"),
-            queues(QueueType.QUORUM, 20));
+            Specs.queues(QueueType.QUORUM, 20));
 
     assertThat(declared.get(0).arguments())
         .containsEntry("x-delivery-limit", 5L)
@@ -84,7 +84,7 @@ class DeclaredQueuesTest {
             Map.of(
                 "mp.messaging.incoming.loyalty.queue.declare", "false",
                 "mp.messaging.incoming.loyalty.auto-bind-dlq", "false"),
-            queues(QueueType.QUORUM, 20));
+            Specs.queues(QueueType.QUORUM, 20));
 
     assertThat(declared).isEmpty();
   }
@@ -101,20 +101,5 @@ class DeclaredQueuesTest {
             QueueArguments.CONSUMER_QUEUE, QueueArguments.consumerQueue(queues),
             QueueArguments.DEAD_LETTER_QUEUE, QueueArguments.deadLetterQueue(queues));
     return DeclaredQueues.of(Specs.consumer("loyalty"), config, beans::get);
-  }
-
-  /** Settings of {@code quarkus.onceonly.queues}. */
-  static Queues queues(QueueType type, int deliveryLimit) {
-    return new Queues() {
-      @Override
-      public QueueType type() {
-        return type;
-      }
-
-      @Override
-      public int deliveryLimit() {
-        return deliveryLimit;
-      }
-    };
   }
 }

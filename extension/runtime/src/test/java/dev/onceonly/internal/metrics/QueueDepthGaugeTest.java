@@ -30,12 +30,7 @@ class QueueDepthGaugeTest {
   @BeforeAll
   static void broker() throws Exception {
     Map<String, String> config = RABBIT.start();
-    factory = new ConnectionFactory();
-    factory.setHost(config.get("rabbitmq-host"));
-    factory.setPort(Integer.parseInt(config.get("rabbitmq-port")));
-    factory.setUsername(config.get("rabbitmq-username"));
-    factory.setPassword(config.get("rabbitmq-password"));
-    factory.setVirtualHost(config.get("rabbitmq-virtual-host"));
+    factory = RabbitMqResource.connectionFactory(config);
     connection = factory.newConnection("queue-depth-test");
     channel = connection.createChannel();
   }

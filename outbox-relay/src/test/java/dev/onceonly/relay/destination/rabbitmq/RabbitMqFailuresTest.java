@@ -49,6 +49,18 @@ class RabbitMqFailuresTest {
   }
 
   @Test
+  void aNodeListWithNoNodeUpIsAnOutageNamingEveryNode() throws Exception {
+    try (RabbitMqDestination destination =
+        destination(Map.of("rabbitmq.addresses", "127.0.0.1:1, 127.0.0.1:2"))) {
+      DeliveryResult result = destination.send(row("{}"), null).get(30, TimeUnit.SECONDS);
+
+      assertThat(result.classification()).isEqualTo(Classification.RETRYABLE);
+      assertThat(result.outage()).isTrue();
+      assertThat(result.describe()).startsWith("cannot publish to amqp://127.0.0.1:1,127.0.0.1:2/");
+    }
+  }
+
+  @Test
   void anExchangeThatDoesNotExistFailsTheAttemptNamingIt() throws Exception {
     try (RabbitMqDestination destination =
         destination(Map.of("rabbitmq.exchange", "onceonly.relay.test.missing-exchange"))) {

@@ -2,29 +2,19 @@ package dev.onceonly.deployment;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import dev.onceonly.api.Dated;
-import dev.onceonly.api.Delivery;
-import dev.onceonly.api.IdempotentHandler;
-import dev.onceonly.api.OnceOnlyConsumer;
-import dev.onceonly.api.Outcome;
 import dev.onceonly.testsupport.RabbitMqResource;
 import io.quarkus.test.QuarkusUnitTest;
-import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A consumer queue left as a classic queue by an earlier version stops a service configured for
- * quorum queues (the default) at start, with an error naming the queue, both types and the move,
- * instead of a service that looks started and consumes nothing.
+ * A consumer queue ({@link BuildErrorsTest.First}'s) left as a classic queue by an earlier version
+ * stops a service configured for quorum queues (the default) at start, with an error naming the
+ * queue, both types and the move, instead of a service that looks started and consumes nothing.
  */
 class ExistingClassicQueueTest {
-
-  /** An event of the test consumer. */
-  public record Parcel(String id, Instant occurredAt) implements Dated {}
 
   private static final String QUEUE = "onceonly.classic-left-" + UUID.randomUUID();
   private static final Map<String, String> BROKER = brokerWithClassicQueue();
@@ -32,7 +22,8 @@ class ExistingClassicQueueTest {
   @RegisterExtension
   static final QuarkusUnitTest APP =
       new QuarkusUnitTest()
-          .withApplicationRoot(jar -> jar.addClasses(Parcels.class, Parcel.class))
+          .withApplicationRoot(
+              jar -> jar.addClasses(BuildErrorsTest.First.class, BuildErrorsTest.Parcel.class))
           .overrideConfigKey("mp.messaging.incoming.parcels.connector", "smallrye-rabbitmq")
           .overrideConfigKey("mp.messaging.incoming.parcels.queue.name", QUEUE)
           .overrideConfigKey("rabbitmq-host", BROKER.get("rabbitmq-host"))
@@ -71,14 +62,5 @@ class ExistingClassicQueueTest {
   @Test
   void theStartFailsSayingWhatToDo() {
     // The assertion is the start's exception, above.
-  }
-
-  @ApplicationScoped
-  @OnceOnlyConsumer(name = "parcels", channel = "parcels")
-  public static class Parcels implements IdempotentHandler<Parcel> {
-    @Override
-    public Outcome handle(Parcel event, Delivery delivery) {
-      return Outcome.APPLIED;
-    }
   }
 }

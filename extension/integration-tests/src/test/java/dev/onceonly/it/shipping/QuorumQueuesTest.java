@@ -56,7 +56,7 @@ class QuorumQueuesTest {
             refusal ->
                 assertThat(refusal)
                     .contains("inequivalent arg 'x-delivery-limit'")
-                    .contains("current is the value '20'"));
+                    .containsPattern("current is (the value )?'20'"));
     assertThat(BrokerQueues.redeclare(broker, Shop.DEAD_LETTERS, Map.of("x-queue-type", "quorum")))
         .as("no delivery limit on the dead letters: nothing may drop them")
         .isEmpty();

@@ -8,6 +8,9 @@ import dev.onceonly.internal.claim.ClaimPartitions;
 import dev.onceonly.internal.claim.ClaimRepository;
 import dev.onceonly.internal.claim.ConflictRepository;
 import dev.onceonly.internal.claim.RejectionRepository;
+import dev.onceonly.internal.config.ChannelDefaults;
+import dev.onceonly.internal.config.ChannelDefaultsConfig;
+import dev.onceonly.internal.config.ChannelDefaultsSource;
 import dev.onceonly.internal.config.OnceOnlyBuildConfig;
 import dev.onceonly.internal.config.OnceOnlyConfig;
 import dev.onceonly.internal.db.Jdbc;
@@ -44,6 +47,7 @@ import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
 import io.quarkus.arc.deployment.ValidationPhaseBuildItem;
 import io.quarkus.arc.processor.BeanInfo;
+import io.quarkus.bootstrap.classloading.QuarkusClassLoader;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.ExecutionTime;
@@ -51,14 +55,17 @@ import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.GeneratedResourceBuildItem;
 import io.quarkus.deployment.builditem.IndexDependencyBuildItem;
 import io.quarkus.deployment.builditem.InitTaskCompletedBuildItem;
+import io.quarkus.deployment.builditem.RunTimeConfigBuilderBuildItem;
 import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
 import io.quarkus.deployment.builditem.ServiceStartBuildItem;
 import io.quarkus.runtime.util.ClassPathUtils;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -80,6 +87,9 @@ import org.jboss.jandex.DotName;
 class OnceOnlyProcessor {
 
   static final String FEATURE = "onceonly";
+
+  /** Present when the application has io.quarkus:quarkus-messaging-kafka (optional here). */
+  static final String KAFKA_CONNECTOR = "io.smallrye.reactive.messaging.kafka.KafkaConnector";
 
   @BuildStep
   FeatureBuildItem feature() {
@@ -184,14 +194,18 @@ class OnceOnlyProcessor {
   }
 
   /**
-   * What exactness needs on each consumer's channel, as defaults the application may override:
-   * bodies as bytes (the platform validates them), a dead-letter queue on the platform's
-   * dead-letter exchange, rejection to it for what nothing settled, a paused start (the schema gate
-   * opens it), no connector tracing (the platform makes one span per message), a bounded prefetch.
+   * What exactness needs on each consumer's channel, as defaults the application may override, per
+   * connector ({@link ChannelDefaults}): applied when the service starts, from the connector
+   * configured then ({@link ChannelDefaultsSource}), so that a consumer moves from RabbitMQ to
+   * Kafka by configuration. The build checks the connector it sees and lists the channels.
    */
   @BuildStep
   void channelDefaults(
-      ConsumersBuildItem consumers, BuildProducer<RunTimeConfigurationDefaultBuildItem> defaults) {
+      ConsumersBuildItem consumers,
+      BuildProducer<GeneratedResourceBuildItem> resources,
+      BuildProducer<RunTimeConfigBuilderBuildItem> configBuilders,
+      BuildProducer<RunTimeConfigurationDefaultBuildItem> defaults) {
+    StringBuilder channels = new StringBuilder();
     for (FoundConsumer c : consumers.all()) {
       String prefix = "mp.messaging.incoming." + c.channel() + ".";
       String connector =
@@ -208,17 +222,28 @@ class OnceOnlyProcessor {
                               + c.handler()
                               + ") has no connector: set "
                               + prefix
-                              + "connector=smallrye-rabbitmq"));
-      ChannelDefaults.of(connector, c)
-          .forEach(
-              (key, value) ->
-                  defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + key, value)));
+                              + "connector=smallrye-rabbitmq (or smallrye-kafka)"));
+      ChannelDefaults.of(connector, c.name(), c.channel());
+      if (ChannelDefaults.KAFKA.equals(connector)
+          && !QuarkusClassLoader.isClassPresentAtRuntime(KAFKA_CONNECTOR)) {
+        throw new IllegalStateException(
+            "channel "
+                + c.channel()
+                + " of OnceOnly consumer "
+                + c.name()
+                + " uses Kafka: add the dependency io.quarkus:quarkus-messaging-kafka");
+      }
+      channels.append(c.channel()).append('=').append(c.name()).append('\n');
       // A lost broker makes the service not ready, never not live: a restart cannot bring a
       // broker back, and the liveness probe would restart every consumer after its timeout.
       defaults.produce(
           new RunTimeConfigurationDefaultBuildItem(
               "quarkus.messaging.health." + c.channel() + ".liveness.enabled", "false"));
     }
+    resources.produce(
+        new GeneratedResourceBuildItem(
+            ChannelDefaultsSource.CHANNELS, channels.toString().getBytes(StandardCharsets.UTF_8)));
+    configBuilders.produce(new RunTimeConfigBuilderBuildItem(ChannelDefaultsConfig.class));
     if (!consumers.all().isEmpty()) {
       // The connector reconnects every 10 s for as long as an outage lasts (its own default gives
       // up after 100 attempts, leaving a live service that consumes nothing).

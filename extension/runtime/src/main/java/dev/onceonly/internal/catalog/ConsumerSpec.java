@@ -2,11 +2,13 @@ package dev.onceonly.internal.catalog;
 
 import dev.onceonly.api.IdempotentHandler;
 import dev.onceonly.api.MessageDecoder;
+import dev.onceonly.internal.config.ChannelDefaults;
 
 /**
  * One consumer as the build found it ({@code @OnceOnlyConsumer}) and as it runs: its name, its
- * channel and the queue behind it, its handler and decoder beans, its event type, and whether it
- * claims.
+ * channel, the connector of that channel and the queue (RabbitMQ) or topic (Kafka) behind it, its
+ * handler and decoder beans, its event type, whether it claims, and how many of its messages may be
+ * in hand at once on Kafka.
  */
 public record ConsumerSpec(
     String name,
@@ -15,10 +17,29 @@ public record ConsumerSpec(
     boolean claims,
     Class<?> eventType,
     IdempotentHandler<Object> handler,
-    MessageDecoder<Object> decoder) {
+    MessageDecoder<Object> decoder,
+    String connector,
+    int maxInFlight) {
 
-  /** The dead-letter queue of this consumer's queue. */
+  /** A consumer on RabbitMQ. */
+  public ConsumerSpec(
+      String name,
+      String channel,
+      String queue,
+      boolean claims,
+      Class<?> eventType,
+      IdempotentHandler<Object> handler,
+      MessageDecoder<Object> decoder) {
+    this(name, channel, queue, claims, eventType, handler, decoder, ChannelDefaults.RABBITMQ, 128);
+  }
+
+  /** Whether its channel is on Kafka (else RabbitMQ). */
+  public boolean kafka() {
+    return ChannelDefaults.KAFKA.equals(connector);
+  }
+
+  /** The dead-letter queue of this consumer's queue, or the dead-letter topic of its topic. */
   public String deadLetterQueue() {
-    return queue + ".dlq";
+    return kafka() ? queue + ".dlt" : queue + ".dlq";
   }
 }

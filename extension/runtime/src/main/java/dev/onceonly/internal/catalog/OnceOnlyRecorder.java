@@ -1,6 +1,7 @@
 package dev.onceonly.internal.catalog;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.onceonly.internal.config.ChannelDefaults;
 import dev.onceonly.internal.config.OnceOnlyConfig;
 import dev.onceonly.internal.intake.JsonEventDecoder;
 import dev.onceonly.internal.schema.PlatformMigrations;
@@ -113,10 +114,16 @@ public class OnceOnlyRecorder {
       List<ConsumerSpec> specs = new ArrayList<>();
       for (Found f : found) {
         Class<?> eventType = load(f.getEventType());
+        String prefix = "mp.messaging.incoming." + f.getChannel() + ".";
+        String connector =
+            mp.getOptionalValue(prefix + "connector", String.class)
+                .orElse(ChannelDefaults.RABBITMQ);
         String queue =
             mp.getOptionalValue(
-                    "mp.messaging.incoming." + f.getChannel() + ".queue.name", String.class)
+                    prefix + (ChannelDefaults.KAFKA.equals(connector) ? "topic" : "queue.name"),
+                    String.class)
                 .orElse(f.getChannel());
+        OnceOnlyConfig.Consumer settings = config.consumers().get(f.getName());
         specs.add(
             new ConsumerSpec(
                 f.getName(),
@@ -126,9 +133,10 @@ public class OnceOnlyRecorder {
                 eventType,
                 bean(f.getHandler()),
                 f.getDecoder() == null
-                    ? new JsonEventDecoder(
-                        mapper, eventType, config.consumers().get(f.getName()).key())
-                    : bean(f.getDecoder())));
+                    ? new JsonEventDecoder(mapper, eventType, settings.key())
+                    : bean(f.getDecoder()),
+                connector,
+                settings.maxInFlight()));
       }
       return new ConsumerCatalog(specs);
     };

@@ -235,6 +235,15 @@ public interface OnceOnlyConfig {
   interface Consumer {
     /** The claim key's source when the event names none ({@code Keyed}). */
     Key key();
+
+    /**
+     * On Kafka, the most messages of this consumer in hand at once (decoded, waiting for or in a
+     * claim transaction, not yet acked): the connector takes the next record only below it. On
+     * RabbitMQ the channel's prefetch ({@code max-outstanding-messages}, 128) bounds them instead.
+     */
+    @WithDefault("128")
+    @Min(1)
+    int maxInFlight();
   }
 
   /** Where a consumer's message key comes from. */

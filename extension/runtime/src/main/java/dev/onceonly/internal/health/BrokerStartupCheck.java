@@ -34,11 +34,12 @@ public class BrokerStartupCheck {
   public BrokerStartupCheck(Config mp, OnceOnlyConfig config, ConsumerCatalog catalog) {
     this.nodes = BrokerAddresses.of(mp);
     this.timeout = config.broker().startupTimeout();
-    this.consumes = !catalog.all().isEmpty();
+    this.consumes = catalog.all().stream().anyMatch(c -> !c.kafka());
   }
 
   /**
-   * Only where a consumer reads from the broker: a service that only writes the outbox needs none.
+   * Only where a consumer reads from RabbitMQ: a service that only writes the outbox needs none,
+   * and Kafka consumers have the connector's own checks (readiness).
    */
   void onStart(@Observes StartupEvent event) {
     if (consumes) {

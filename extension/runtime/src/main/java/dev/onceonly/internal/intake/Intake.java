@@ -19,9 +19,11 @@ import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -52,6 +54,9 @@ public class Intake {
   private final MessageTracing tracing;
   private final InvalidMessageLog invalidLog;
 
+  /** Per Kafka consumer, its messages in hand (RabbitMQ's prefetch bounds the others). */
+  private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
+
   public Intake(
       ConsumerCatalog catalog,
       GroupCommit groupCommit,
@@ -74,24 +79,44 @@ public class Intake {
    */
   public CompletionStage<Void> takeIn(String consumer, Message<byte[]> message) {
     ConsumerSpec spec = catalog.get(consumer);
-    Arrival arrival = arrival(message);
-    return takeIn(
-        () -> handle(spec, arrival),
+    Arrival arrival = arrival(spec, message);
+    Consumer<Throwable> unsettled =
         e -> {
-          LOG.errorf(e, "%s: handling failed, rejecting to the DLX", consumer);
+          LOG.errorf(e, "%s: handling failed, rejecting to the dead letters", consumer);
           arrival.reject(e);
-        });
+        };
+    if (!spec.kafka()) {
+      return takeIn(() -> handle(spec, arrival), unsettled, () -> {});
+    }
+    InFlight limit = inFlight.computeIfAbsent(consumer, name -> new InFlight(spec.maxInFlight()));
+    CompletionStage<Void> room = limit.enter();
+    takeIn(() -> handle(spec, arrival), unsettled, limit::leave);
+    return room;
   }
 
   /** The message as its broker delivered it. */
-  Arrival arrival(Message<byte[]> message) {
+  Arrival arrival(ConsumerSpec consumer, Message<byte[]> message) {
+    if (consumer.kafka()) {
+      // Only here: the Kafka connector is an optional dependency of the extension.
+      return KafkaArrival.of(message, again -> handle(consumer, again))
+          .orElseThrow(() -> unsupported(consumer, message));
+    }
     IncomingRabbitMQMetadata rabbit =
         message.getMetadata(IncomingRabbitMQMetadata.class).orElse(null);
     if (rabbit != null) {
       return new RabbitArrival(message, rabbit, deadLetters);
     }
-    throw new IllegalStateException(
-        "a message of a connector OnceOnly does not support (RabbitMQ only): "
+    throw unsupported(consumer, message);
+  }
+
+  private static IllegalStateException unsupported(ConsumerSpec consumer, Message<byte[]> message) {
+    return new IllegalStateException(
+        consumer.name()
+            + ": a message that is not from "
+            + consumer.connector()
+            + ", the connector of channel "
+            + consumer.channel()
+            + ": "
             + message.getMetadata());
   }
 
@@ -101,6 +126,12 @@ public class Intake {
    */
   static CompletionStage<Void> takeIn(
       Supplier<CompletionStage<Void>> handling, Consumer<Throwable> unsettled) {
+    return takeIn(handling, unsettled, () -> {});
+  }
+
+  /** As {@link #takeIn(Supplier, Consumer)}, and runs {@code settled} once the message is. */
+  static CompletionStage<Void> takeIn(
+      Supplier<CompletionStage<Void>> handling, Consumer<Throwable> unsettled, Runnable left) {
     CompletionStage<Void> settled;
     try {
       settled = handling.get();
@@ -109,8 +140,12 @@ public class Intake {
     }
     settled.whenComplete(
         (ok, e) -> {
-          if (e != null) {
-            unsettled.accept(e instanceof CompletionException ? e.getCause() : e);
+          try {
+            if (e != null) {
+              unsettled.accept(e instanceof CompletionException ? e.getCause() : e);
+            }
+          } finally {
+            left.run();
           }
         });
     return CompletableFuture.completedFuture(null);

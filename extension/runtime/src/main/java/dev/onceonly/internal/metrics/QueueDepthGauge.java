@@ -104,10 +104,16 @@ public class QueueDepthGauge {
     }
   }
 
-  /** Each consumer's queue and its dead-letter queue. */
+  /**
+   * Each RabbitMQ consumer's queue and its dead-letter queue (a Kafka consumer's lag is the Kafka
+   * client's own metric, docs/kafka.md).
+   */
   static List<Watched> watched(ConsumerCatalog catalog) {
     List<Watched> watched = new ArrayList<>();
     for (ConsumerSpec consumer : catalog.all()) {
+      if (consumer.kafka()) {
+        continue;
+      }
       watched.add(new Watched(consumer.name(), consumer.queue()));
       watched.add(new Watched(consumer.name(), consumer.deadLetterQueue()));
     }

@@ -84,17 +84,33 @@ public class DeadLetterResource {
     return report;
   }
 
-  /** Accepts a consumer name or its dead-letter queue's name; nothing else. */
+  /**
+   * Accepts a consumer name or its dead-letter queue's name, of a consumer on RabbitMQ; nothing
+   * else (a Kafka consumer's dead-letter topic is replayed with Kafka's tools, docs/kafka.md).
+   */
   private ConsumerSpec consumerOf(String queue) {
-    return catalog.all().stream()
-        .filter(c -> c.name().equals(queue) || c.deadLetterQueue().equals(queue))
-        .findFirst()
-        .orElseThrow(
-            () ->
-                ProblemException.badRequest(
-                    "unknown dead-letter queue '"
-                        + queue
-                        + "'; one of "
-                        + catalog.all().stream().map(ConsumerSpec::deadLetterQueue).toList()));
+    ConsumerSpec found =
+        catalog.all().stream()
+            .filter(c -> c.name().equals(queue) || c.deadLetterQueue().equals(queue))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    ProblemException.badRequest(
+                        "unknown dead-letter queue '"
+                            + queue
+                            + "'; one of "
+                            + catalog.all().stream()
+                                .filter(c -> !c.kafka())
+                                .map(ConsumerSpec::deadLetterQueue)
+                                .toList()));
+    if (found.kafka()) {
+      throw ProblemException.badRequest(
+          "consumer "
+              + found.name()
+              + " reads from Kafka: its dead letters are in topic "
+              + found.deadLetterQueue()
+              + ", replayed with Kafka's tools (docs/kafka.md)");
+    }
+    return found;
   }
 }

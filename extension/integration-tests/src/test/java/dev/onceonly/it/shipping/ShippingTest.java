@@ -257,7 +257,7 @@ class ShippingTest {
   }
 
   /** The platform's counter of one outcome for consumer shipping, read from /q/metrics. */
-  private static double outcomes(String outcome) {
+  static double outcomes(String outcome) {
     String metrics =
         given()
             .baseUri("http://localhost")

@@ -162,12 +162,18 @@ class ShippingKafkaTest {
     int taken = 0;
     try (KafkaConsumer<byte[], byte[]> intruder = intruder()) {
       intruder.subscribe(List.of(KafkaOrders.TOPIC));
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (intruder.assignment().isEmpty() && System.nanoTime() < deadline) {
+        taken += intruder.poll(Duration.ofMillis(200)).count();
+      }
+      assertThat(intruder.assignment())
+          .as("the intruder took partitions from the service")
+          .isNotEmpty();
       for (int i = total / 2; i < total; i++) {
         publish(batch + "-" + i, "c-" + (i % 5), batch + "-" + i);
       }
-      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
       while (taken == 0 && System.nanoTime() < deadline) {
-        taken += intruder.poll(Duration.ofMillis(500)).count();
+        taken += intruder.poll(Duration.ofMillis(200)).count();
       }
     }
     assertThat(taken).as("the intruder got partitions and read records").isPositive();
@@ -181,6 +187,30 @@ class ShippingKafkaTest {
                     + " AND payload->>'orderId' LIKE ?",
                 batch + "-%"))
         .isEqualTo(total);
+  }
+
+  /**
+   * The Kafka client's lag per partition, labelled with the consumer group (the client id), for the
+   * alert and the dashboard (docs/kafka.md). Micrometer registers a partition's meters when it next
+   * looks at the client's metrics, once a minute: it may take that long.
+   */
+  @Test
+  void theLagIsExportedPerConsumerGroupTopicAndPartition() throws Exception {
+    String order = ShippingTest.unique("lag");
+    publish(order, "c-lag", order);
+    String lag =
+        await()
+            .atMost(Duration.ofSeconds(150))
+            .until(
+                () ->
+                    ShippingTest.metrics()
+                        .lines()
+                        .filter(l -> l.startsWith("kafka_consumer_fetch_manager_records_lag{"))
+                        .filter(l -> l.contains("topic=\"" + KafkaOrders.TOPIC + "\""))
+                        .findFirst()
+                        .orElse(null),
+                l -> l != null);
+    assertThat(lag).contains("client_id=\"" + KafkaOrders.GROUP).contains("partition=\"");
   }
 
   /** A member of the service's own consumer group that never commits. */

@@ -258,13 +258,7 @@ class ShippingTest {
 
   /** The platform's counter of one outcome for consumer shipping, read from /q/metrics. */
   static double outcomes(String outcome) {
-    String metrics =
-        given()
-            .baseUri("http://localhost")
-            .port(ConfigProvider.getConfig().getValue("quarkus.management.port", Integer.class))
-            .get("/q/metrics")
-            .asString();
-    for (String line : metrics.split("\n")) {
+    for (String line : metrics().split("\n")) {
       if (line.startsWith("onceonly_consumer_messages_total{")
           && line.contains("consumer=\"shipping\"")
           && line.contains("outcome=\"" + outcome + "\"")) {
@@ -272,6 +266,15 @@ class ShippingTest {
       }
     }
     return 0;
+  }
+
+  /** The service's /q/metrics. */
+  static String metrics() {
+    return given()
+        .baseUri("http://localhost")
+        .port(ConfigProvider.getConfig().getValue("quarkus.management.port", Integer.class))
+        .get("/q/metrics")
+        .asString();
   }
 
   private long labels(String order) throws Exception {

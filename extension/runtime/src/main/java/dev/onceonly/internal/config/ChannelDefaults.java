@@ -73,7 +73,8 @@ public final class ChannelDefaults {
    * auto.commit.interval.ms} and for a revoked partition at once; dead letters to {@code
    * <topic>.dlt} through the connector's {@code dead-letter-queue} strategy; a new group starts at
    * the earliest record (the claims absorb what was read before); a consumer group of its own per
-   * consumer, so that two consumers of one topic each see every record.
+   * consumer, so that two consumers of one topic each see every record, and the client named after
+   * it (its metrics, the lag among them, are labelled by client id).
    */
   private static void kafka(Map<String, String> defaults, String consumer, String channel) {
     String topic = "${mp.messaging.incoming." + channel + ".topic:" + channel + "}";
@@ -85,7 +86,10 @@ public final class ChannelDefaults {
     defaults.put("failure-strategy", "dead-letter-queue");
     defaults.put("dead-letter-queue.topic", topic + ".dlt");
     defaults.put("auto.offset.reset", "earliest");
-    defaults.put("group.id", "${quarkus.application.name:onceonly}." + consumer);
+    String group = "${quarkus.application.name:onceonly}." + consumer;
+    defaults.put("group.id", group);
+    // The client id is the group's: the Kafka client's metrics (the lag) are labelled with it.
+    defaults.put("client.id", group);
     defaults.put("tracing-enabled", "false");
   }
 }

@@ -33,6 +33,12 @@ final class MetricOwners {
   /** Series Prometheus makes itself for every scrape target: no service exports them. */
   private static final Set<String> PROMETHEUS = Set.of("up");
 
+  /**
+   * The Kafka client's, exported by a service whose consumers read from Kafka (docs/kafka.md); the
+   * services checked here read from RabbitMQ.
+   */
+  private static final Set<String> KAFKA_CLIENT = Set.of("kafka_consumer_fetch_manager_records_lag");
+
   private static final Pattern JOB_MATCHER =
       Pattern.compile("(?:^|[{,])\\s*job\\s*(=~|=)\\s*\"([^\"]*)\"");
 
@@ -103,7 +109,7 @@ final class MetricOwners {
     List<String> problems = new ArrayList<>();
     for (Use use : uses) {
       for (String metric : PromQl.metricNames(use.expr())) {
-        if (PROMETHEUS.contains(metric)) {
+        if (PROMETHEUS.contains(metric) || KAFKA_CLIENT.contains(metric)) {
           continue;
         }
         Set<String> owners = exporters(metric, use.expr());

@@ -5,7 +5,6 @@ import dev.onceonly.testsupport.RabbitMqResource;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -48,15 +47,8 @@ final class Backing implements AutoCloseable {
   }
 
   long count(String sql, Object... params) throws Exception {
-    try (Connection c = connect();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      for (int i = 0; i < params.length; i++) {
-        ps.setObject(i + 1, params[i]);
-      }
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
+    try (Connection c = connect()) {
+      return Sql.count(c, sql, params);
     }
   }
 

@@ -13,8 +13,6 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -251,15 +249,8 @@ class ShippingKafkaTest {
   }
 
   private long count(String sql, Object... params) throws Exception {
-    try (Connection c = db.getConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      for (int i = 0; i < params.length; i++) {
-        ps.setObject(i + 1, params[i]);
-      }
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
+    try (Connection c = db.getConnection()) {
+      return Sql.count(c, sql, params);
     }
   }
 

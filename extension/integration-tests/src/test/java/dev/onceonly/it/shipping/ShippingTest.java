@@ -17,8 +17,6 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -284,15 +282,8 @@ class ShippingTest {
   }
 
   private long count(String sql, Object... params) throws Exception {
-    try (Connection c = db.getConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      for (int i = 0; i < params.length; i++) {
-        ps.setObject(i + 1, params[i]);
-      }
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
+    try (Connection c = db.getConnection()) {
+      return Sql.count(c, sql, params);
     }
   }
 

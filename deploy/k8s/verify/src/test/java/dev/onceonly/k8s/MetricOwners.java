@@ -37,7 +37,8 @@ final class MetricOwners {
    * The Kafka client's, exported by a service whose consumers read from Kafka (docs/kafka.md); the
    * services checked here read from RabbitMQ.
    */
-  private static final Set<String> KAFKA_CLIENT = Set.of("kafka_consumer_fetch_manager_records_lag");
+  private static final Set<String> KAFKA_CLIENT =
+      Set.of("kafka_consumer_fetch_manager_records_lag");
 
   private static final Pattern JOB_MATCHER =
       Pattern.compile("(?:^|[{,])\\s*job\\s*(=~|=)\\s*\"([^\"]*)\"");

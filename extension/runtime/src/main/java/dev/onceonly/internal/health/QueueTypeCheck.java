@@ -61,6 +61,9 @@ public class QueueTypeCheck {
     this.configured = onceOnly.queues().type();
     this.queues = new ArrayList<>();
     for (ConsumerSpec consumer : catalog.all()) {
+      if (consumer.kafka()) {
+        continue; // a topic, not a queue (docs/kafka.md)
+      }
       queues.addAll(
           DeclaredQueues.of(
               consumer,

@@ -18,6 +18,7 @@ import dev.onceonly.internal.health.BrokerStartupCheck;
 import dev.onceonly.internal.health.ClaimSettingsCheck;
 import dev.onceonly.internal.health.QueueTypeCheck;
 import dev.onceonly.internal.intake.Intake;
+import dev.onceonly.internal.messaging.BrokerTlsCustomizer;
 import dev.onceonly.internal.messaging.DeadLetters;
 import dev.onceonly.internal.messaging.InvalidMessageLog;
 import dev.onceonly.internal.messaging.MessageTracing;
@@ -123,6 +124,7 @@ class OnceOnlyProcessor {
             ConsumerMetrics.class,
             QueueDepthGauge.class,
             DeadLetters.class,
+            BrokerTlsCustomizer.class,
             InvalidMessageLog.class,
             MessageTracing.class,
             DeadLetterReplayer.class,

@@ -181,6 +181,30 @@ public interface OnceOnlyConfig {
     /** How often the queue-depth gauges are read from the broker. */
     @WithDefault("15s")
     Duration queueDepthRefresh();
+
+    /**
+     * TLS (AMQPS) to the broker, for the messaging connector's channels and the platform's own
+     * connections alike ({@code docs/tls.md}).
+     */
+    BrokerTls tls();
+  }
+
+  /** TLS to the broker. */
+  interface BrokerTls {
+    /** AMQPS on every broker connection ({@code rabbitmq-port} then names the TLS port, 5671). */
+    @WithDefault("false")
+    boolean enabled();
+
+    /**
+     * A PEM file of the CA certificates that may sign the broker's certificate (in Kubernetes, a
+     * mounted Secret); absent: the JVM's trust store, right for a broker whose certificate a public
+     * CA signed (Amazon MQ).
+     */
+    Optional<String> caFile();
+
+    /** Whether the broker's certificate must name {@code rabbitmq-host}. */
+    @WithDefault("true")
+    boolean verifyHostname();
   }
 
   /**

@@ -4,6 +4,9 @@ import com.rabbitmq.client.Address;
 import dev.onceonly.internal.catalog.ConsumerCatalog;
 import dev.onceonly.internal.config.OnceOnlyConfig;
 import dev.onceonly.internal.messaging.BrokerAddresses;
+import dev.onceonly.internal.messaging.BrokerConnections;
+import dev.onceonly.tls.CaTrust;
+import dev.onceonly.tls.TlsProbe;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
@@ -13,6 +16,7 @@ import java.net.Socket;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
@@ -28,11 +32,13 @@ public class BrokerStartupCheck {
   private static final Logger LOG = Logger.getLogger(BrokerStartupCheck.class);
 
   private final List<Address> nodes;
+  private final Optional<CaTrust> tls;
   private final Duration timeout;
   private final boolean consumes;
 
   public BrokerStartupCheck(Config mp, OnceOnlyConfig config, ConsumerCatalog catalog) {
     this.nodes = BrokerAddresses.of(mp);
+    this.tls = BrokerConnections.trust(mp);
     this.timeout = config.broker().startupTimeout();
     this.consumes = catalog.all().stream().anyMatch(c -> !c.kafka());
   }
@@ -44,7 +50,66 @@ public class BrokerStartupCheck {
   void onStart(@Observes StartupEvent event) {
     if (consumes) {
       requireReachable(nodes, timeout);
+      tls.ifPresent(trust -> requireTrusted(nodes, trust, timeout));
     }
+  }
+
+  /**
+   * Returns once a TLS handshake with one of the nodes succeeded; throws at once if a node that
+   * answers is not trusted or does not speak TLS, and after {@code timeout} if none answered.
+   */
+  static void requireTrusted(List<Address> nodes, CaTrust trust, Duration timeout) {
+    Instant deadline = Instant.now().plus(timeout);
+    String last = "no node tried";
+    do {
+      for (Address node : nodes) {
+        String host = node.getHost();
+        int port = node.getPort();
+        TlsProbe.Result result = TlsProbe.handshake(host, port, trust, Duration.ofSeconds(5));
+        switch (result.outcome()) {
+          case TRUSTED:
+            return;
+          case UNTRUSTED:
+            throw new IllegalStateException(
+                "RabbitMQ at "
+                    + host
+                    + ":"
+                    + port
+                    + " presented a TLS certificate that is not trusted: "
+                    + result.detail()
+                    + ". The service trusts "
+                    + trust.describe()
+                    + (trust.verifiesHostname()
+                        ? " and checks that the certificate names " + host
+                        : "")
+                    + " (check "
+                    + BrokerConnections.CA_FILE_KEY
+                    + " / RABBITMQ_CA_FILE and RABBITMQ_ADDRESSES or RABBITMQ_HOST)");
+          case NOT_TLS:
+            throw new IllegalStateException(
+                "RabbitMQ at "
+                    + host
+                    + ":"
+                    + port
+                    + " does not answer TLS ("
+                    + result.detail()
+                    + "): with quarkus.onceonly.broker.tls.enabled, RABBITMQ_ADDRESSES or"
+                    + " RABBITMQ_PORT must name the broker's AMQPS port (usually 5671)");
+          default:
+            last = host + ":" + port + ": " + result.detail();
+            LOG.warnf("RabbitMQ TLS handshake at %s:%d failed: %s", host, port, result.detail());
+        }
+      }
+      pause();
+    } while (Instant.now().isBefore(deadline));
+    throw new IllegalStateException(
+        "no TLS handshake with RabbitMQ at "
+            + BrokerAddresses.text(nodes)
+            + " within "
+            + timeout
+            + " (last: "
+            + last
+            + ")");
   }
 
   /**

@@ -4,6 +4,7 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import dev.onceonly.internal.messaging.BrokerConnections;
 import dev.onceonly.model.EventCodec;
 import dev.onceonly.model.EventType;
 import dev.onceonly.model.LoyaltyEvent;
@@ -23,15 +24,9 @@ public final class Broker implements AutoCloseable {
     channel.confirmSelect();
   }
 
-  /** Connects with the same settings the service under test uses. */
+  /** Connects with the same settings (TLS included) the service under test uses. */
   public static Broker connect() {
-    var config = ConfigProvider.getConfig();
-    ConnectionFactory factory = new ConnectionFactory();
-    factory.setHost(config.getValue("rabbitmq-host", String.class));
-    factory.setPort(config.getValue("rabbitmq-port", Integer.class));
-    factory.setUsername(config.getValue("rabbitmq-username", String.class));
-    factory.setPassword(config.getValue("rabbitmq-password", String.class));
-    factory.setVirtualHost(config.getValue("rabbitmq-virtual-host", String.class));
+    ConnectionFactory factory = BrokerConnections.factory(ConfigProvider.getConfig());
     try {
       return new Broker(factory.newConnection("consumer-service-tests"));
     } catch (IOException | TimeoutException e) {

@@ -10,10 +10,9 @@ import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * Checks the chain with the JDK's trust manager, then that the server's certificate names the host
- * connected to ({@link HostNames}). The messaging connector's RabbitMQ client builds its socket
- * from a TLS context and never asks the socket to check the host name, whatever the connector's
- * {@code ssl-hostname-verification-algorithm} says: in the trust manager, the check cannot be
- * skipped by any client that uses the context.
+ * connected to ({@link HostNames}). In the trust manager, the check cannot be skipped by any client
+ * that uses the context: the RabbitMQ Java client checks host names only when asked ({@code
+ * enableHostnameVerification}), and the messaging connector hands it a TLS context it built.
  */
 final class HostnameVerifyingTrustManager extends X509ExtendedTrustManager {
 

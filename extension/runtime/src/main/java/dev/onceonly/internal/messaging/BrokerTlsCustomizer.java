@@ -12,9 +12,9 @@ import org.eclipse.microprofile.config.ConfigProvider;
 /**
  * Gives every channel of the RabbitMQ connector the platform's broker TLS ({@link
  * BrokerConnections#trust}): AMQPS, trusting the CA file, with the host name checked. The connector
- * alone reads only a JKS trust store, and its RabbitMQ client never checks the host name (it hands
- * the Java client a TLS context and no socket configurator), so the trust manager given here checks
- * it.
+ * alone reads only a JKS trust store; the trust manager given here checks the host name itself, so
+ * the check does not depend on which TLS settings the connector's RabbitMQ client passes on to the
+ * Java client's socket.
  */
 @Singleton
 public class BrokerTlsCustomizer implements ClientCustomizer<RabbitMQOptions> {

@@ -121,9 +121,19 @@ public interface DestinationConfig {
     @WithDefault("/")
     String virtualHost();
 
-    /** TLS, verifying the broker's certificate and host name with the JVM's trust store. */
+    /** AMQPS: TLS, verifying the broker's certificate ({@code ca-file}) and host name. */
     @WithDefault("false")
     boolean tls();
+
+    /**
+     * With {@code tls}: a PEM file of the CA certificates that may sign the broker's certificate
+     * (in Kubernetes, a mounted Secret); left out, the JVM's trust store (a public CA, Amazon MQ).
+     */
+    Optional<String> caFile();
+
+    /** With {@code tls}: whether the broker's certificate must name {@code host}. */
+    @WithDefault("true")
+    boolean verifyHostname();
 
     /** The exchange rows go to (it must exist); left out, the default exchange. */
     Optional<String> exchange();

@@ -129,9 +129,16 @@ class ProdPolicyTest {
           .as(where)
           .isEqualTo("[\"ALL\"]");
       assertThat(security.path("capabilities").has("add")).as(where).isFalse();
+      // The only writable mount is /tmp; the others are the CA Secrets of components/tls.
       assertThat(container.path("volumeMounts").findValuesAsText("mountPath"))
           .as(where)
-          .containsExactly("/tmp");
+          .startsWith("/tmp")
+          .allMatch(path -> path.equals("/tmp") || path.startsWith("/etc/onceonly/"));
+      for (JsonNode mount : container.path("volumeMounts")) {
+        if (!mount.path("mountPath").asText().equals("/tmp")) {
+          assertThat(mount.path("readOnly").asBoolean()).as(where).isTrue();
+        }
+      }
       assertThat(pod.path("volumes").get(0).has("emptyDir")).as(where).isTrue();
     }
   }
@@ -319,7 +326,7 @@ class ProdPolicyTest {
                     && !p.path("spec").has("ingress")
                     && !p.path("spec").has("egress"));
     Map<String, List<Integer>> egress =
-        Map.of("consumer-service", List.of(5432, 5672), "outbox-relay", List.of(5432, 443));
+        Map.of("consumer-service", List.of(5432, 5671), "outbox-relay", List.of(5432, 443));
     for (String service : SERVICES) {
       JsonNode labels =
           prod.one("Deployment", service)

@@ -10,15 +10,25 @@ import java.util.Map;
 
 /**
  * PostgreSQL over TLS only, for a Quarkus test: the database of {@link PostgresResource} (same init
- * args) behind a {@link TlsProxy} in PostgreSQL mode, reached with {@code sslmode=verify-full} and
- * {@code sslrootcert=} the PEM file of a {@link TestCa} of this resource, which signed the proxy's
- * certificate for {@code localhost}: the driver checks the chain and the host name.
+ * args), or of another resource a subclass names, behind a {@link TlsProxy} in PostgreSQL mode,
+ * reached with {@code sslmode=verify-full} and {@code sslrootcert=} the PEM file of a {@link
+ * TestCa} of this resource, which signed the proxy's certificate for {@code localhost}: the driver
+ * checks the chain and the host name.
  */
 public class TlsPostgresResource implements QuarkusTestResourceLifecycleManager {
 
   private static volatile TlsProxy proxy;
 
-  private final PostgresResource plain = new PostgresResource();
+  private final QuarkusTestResourceLifecycleManager plain;
+
+  public TlsPostgresResource() {
+    this(new PostgresResource());
+  }
+
+  /** {@code plain}'s database (any resource that gives {@code quarkus.datasource.*}) behind TLS. */
+  protected TlsPostgresResource(QuarkusTestResourceLifecycleManager plain) {
+    this.plain = plain;
+  }
 
   /** The running proxy of the current test (one Quarkus application at a time). */
   public static TlsProxy proxy() {

@@ -15,7 +15,6 @@ import dev.onceonly.relay.destination.Template.MissingValue;
 import dev.onceonly.relay.lease.LeasedRow;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.NoSuchAlgorithmException;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
@@ -27,7 +26,6 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import javax.net.ssl.SSLContext;
 import org.jboss.logging.Logger;
 
 /**
@@ -253,7 +251,7 @@ public final class RabbitMqDestination implements Destination {
 
   private String where() {
     return "amqp"
-        + (settings.tls() ? "s" : "")
+        + (settings.tls().isPresent() ? "s" : "")
         + "://"
         + BrokerNodes.text(settings.nodes())
         + "/"
@@ -296,14 +294,8 @@ public final class RabbitMqDestination implements Destination {
     factory.setConnectionTimeout((int) settings.connectTimeout().toMillis());
     factory.setAutomaticRecoveryEnabled(false);
     factory.setTopologyRecoveryEnabled(false);
-    if (settings.tls()) {
-      try {
-        factory.useSslProtocol(SSLContext.getDefault());
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException("no default TLS context in this JVM", e);
-      }
-      factory.enableHostnameVerification();
-    }
+    // The trust manager checks the host name itself (CaTrust).
+    settings.tls().ifPresent(trust -> factory.useSslProtocol(trust.sslContext()));
     return factory;
   }
 }

@@ -3,13 +3,16 @@ package dev.onceonly.relay.destination.rabbitmq;
 import dev.onceonly.model.BrokerNodes;
 import dev.onceonly.relay.config.DestinationConfig.RabbitMqConfig;
 import dev.onceonly.relay.destination.Template;
+import dev.onceonly.tls.CaTrust;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
  * A RabbitMQ destination's settings, checked at start: {@link #of} refuses anything the relay could
- * not publish with, with a message naming the key ({@code key} turns {@code exchange} into {@code
+ * not publish with (with TLS, a broker it does not trust: {@link RabbitMqTlsCheck}), with a message
+ * naming the key ({@code key} turns {@code exchange} into {@code
  * relay.destinations."<name>".rabbitmq.exchange}). The password is never part of a message.
  */
 public record RabbitMqSettings(
@@ -17,7 +20,7 @@ public record RabbitMqSettings(
     String username,
     String password,
     String virtualHost,
-    boolean tls,
+    Optional<CaTrust> tls,
     String exchange,
     Template routingKey,
     boolean persistent,
@@ -49,8 +52,8 @@ public record RabbitMqSettings(
             .or(
                 () ->
                     config.username().isEmpty()
-                        ? java.util.Optional.of("guest")
-                        : java.util.Optional.empty())
+                        ? Optional.of("guest")
+                        : Optional.empty())
             .orElseThrow(
                 () ->
                     new IllegalArgumentException(
@@ -75,18 +78,21 @@ public record RabbitMqSettings(
     }
     positive(config.connectTimeout(), key.apply("connect-timeout"));
     positive(config.confirmTimeout(), key.apply("confirm-timeout"));
-    return new RabbitMqSettings(
-        nodes,
-        username,
-        password,
-        config.virtualHost(),
-        config.tls(),
-        exchange,
-        routingKey,
-        config.persistent(),
-        config.mandatory(),
-        config.connectTimeout(),
-        config.confirmTimeout());
+    RabbitMqSettings settings =
+        new RabbitMqSettings(
+            nodes,
+            username,
+            password,
+            config.virtualHost(),
+            trust(config, key),
+            exchange,
+            routingKey,
+            config.persistent(),
+            config.mandatory(),
+            config.connectTimeout(),
+            config.confirmTimeout());
+    settings.tls().ifPresent(trust -> RabbitMqTlsCheck.requireTrusted(settings, trust, key));
+    return settings;
   }
 
   /** Where it publishes, for logs: never the password. */
@@ -96,7 +102,7 @@ public record RabbitMqSettings(
         + " routing key "
         + routingKey.text()
         + " on amqp"
-        + (tls ? "s" : "")
+        + (tls.isPresent() ? "s" : "")
         + "://"
         + username
         + "@"
@@ -105,6 +111,18 @@ public record RabbitMqSettings(
         + virtualHost
         + (mandatory ? ", mandatory" : "")
         + (persistent ? ", persistent" : "");
+  }
+
+  /** Whom a TLS destination trusts; empty without TLS, where a CA file is a mistake. */
+  private static Optional<CaTrust> trust(RabbitMqConfig config, UnaryOperator<String> key) {
+    if (!config.tls()) {
+      if (config.caFile().isPresent()) {
+        throw new IllegalArgumentException(
+            key.apply("ca-file") + " is set but " + key.apply("tls") + " is false");
+      }
+      return Optional.empty();
+    }
+    return Optional.of(CaTrust.of(config.caFile(), config.verifyHostname(), key.apply("ca-file")));
   }
 
   private static void positive(Duration duration, String key) {

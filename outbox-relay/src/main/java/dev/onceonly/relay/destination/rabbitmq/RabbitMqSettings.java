@@ -49,11 +49,7 @@ public record RabbitMqSettings(
     String password =
         config
             .password()
-            .or(
-                () ->
-                    config.username().isEmpty()
-                        ? Optional.of("guest")
-                        : Optional.empty())
+            .or(() -> config.username().isEmpty() ? Optional.of("guest") : Optional.empty())
             .orElseThrow(
                 () ->
                     new IllegalArgumentException(

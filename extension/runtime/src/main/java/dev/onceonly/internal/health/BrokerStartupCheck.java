@@ -54,11 +54,6 @@ public class BrokerStartupCheck {
     }
   }
 
-  /** {@link #requireTrusted(List, CaTrust, Duration)} with one node. */
-  public static void requireTrusted(String host, int port, CaTrust trust, Duration timeout) {
-    requireTrusted(List.of(new Address(host, port)), trust, timeout);
-  }
-
   /**
    * Returns once a TLS handshake with one of the nodes succeeded; throws at once if a node that
    * answers is not trusted or does not speak TLS, and after {@code timeout} if none answered.

@@ -140,8 +140,7 @@ class BrokerTlsTest {
   /** The start check, as the service runs it with these settings. */
   private static void check(SmallRyeConfig config) {
     BrokerStartupCheck.requireTrusted(
-        BrokerConnections.host(config),
-        BrokerConnections.port(config),
+        BrokerAddresses.of(config),
         BrokerConnections.trust(config).orElseThrow(),
         Duration.ofSeconds(5));
   }

@@ -10,8 +10,8 @@ import java.util.Map;
 /**
  * {@link RelayRabbitResource}'s destination {@code events}, published over AMQPS only: the broker
  * behind a {@link TlsProxy} whose certificate a test CA signed, the destination given the proxy's
- * port, {@code tls=true} and the CA's PEM file. A test's own AMQP client still reads the broker
- * directly ({@link RelayRabbitResource#broker()}).
+ * port after a node that is down, {@code tls=true} and the CA's PEM file. A test's own AMQP client
+ * still reads the broker directly ({@link RelayRabbitResource#broker()}).
  */
 public class TlsRelayRabbitResource extends RelayRabbitResource {
 
@@ -39,8 +39,7 @@ public class TlsRelayRabbitResource extends RelayRabbitResource {
             broker().get("rabbitmq-host"),
             Integer.parseInt(broker().get("rabbitmq-port")));
     String prefix = "relay.destinations.\"" + DESTINATION + "\".rabbitmq.";
-    config.put(prefix + "host", "127.0.0.1");
-    config.put(prefix + "port", Integer.toString(proxy.port()));
+    config.put(prefix + "addresses", "127.0.0.1:1,127.0.0.1:" + proxy.port());
     config.put(prefix + "tls", "true");
     config.put(prefix + "ca-file", caFile);
     return config;

@@ -135,11 +135,14 @@ final class PrivateRabbit implements AutoCloseable {
   }
 
   /**
-   * Fails, naming them, if any of {@code queues} is missing or not under {@link
-   * #DEAD_LETTER_POLICY}: the consumers declare the queues, so this runs once they are up.
+   * Fails, naming them, if any of {@code queues} is missing, or classic and not under {@link
+   * #DEAD_LETTER_POLICY}: the consumers declare the queues, so this runs once they are up. A quorum
+   * queue (the services' default, docs/rabbitmq.md) keeps its messages on disk by itself and takes
+   * no queue mode, so it needs no policy.
    */
   void requireDeadLetterPolicy(Collection<String> queues) throws IOException, InterruptedException {
-    List<String> without = withoutPolicy(ctl("-q", "list_queues", "name", "policy"), queues);
+    List<String> without =
+        withoutPolicy(ctl("-q", "list_queues", "name", "type", "policy"), queues);
     if (!without.isEmpty()) {
       throw new IllegalStateException(
           "dead-letter queues without the policy " + DEAD_LETTER_POLICY + ": " + without);
@@ -147,20 +150,24 @@ final class PrivateRabbit implements AutoCloseable {
   }
 
   /**
-   * The {@code queues} that a {@code list_queues name policy} listing does not show under {@link
-   * #DEAD_LETTER_POLICY}, in the given order.
+   * The {@code queues} that a {@code list_queues name type policy} listing does not show, or shows
+   * as classic queues not under {@link #DEAD_LETTER_POLICY}, in the given order.
    */
   static List<String> withoutPolicy(String listing, Collection<String> queues) {
-    Map<String, String> policies = new HashMap<>();
+    Map<String, String[]> found = new HashMap<>();
     for (String line : listing.split("\n")) {
       String[] columns = line.strip().split("\\s+");
       if (columns.length >= 1 && !columns[0].isEmpty()) {
-        policies.put(columns[0], columns.length >= 2 ? columns[1] : "");
+        found.put(columns[0], columns);
       }
     }
     List<String> without = new ArrayList<>();
     for (String queue : queues) {
-      if (!DEAD_LETTER_POLICY.equals(policies.get(queue))) {
+      String[] columns = found.get(queue);
+      boolean quorum = columns != null && columns.length >= 2 && "quorum".equals(columns[1]);
+      boolean underPolicy =
+          columns != null && columns.length >= 3 && DEAD_LETTER_POLICY.equals(columns[2]);
+      if (columns == null || !(quorum || underPolicy)) {
         without.add(queue);
       }
     }

@@ -20,27 +20,27 @@ class PrivateRabbitTest {
   }
 
   @Test
-  void queuesUnderThePolicyPass() {
+  void classicQueuesUnderThePolicyAndQuorumQueuesPass() {
     String listing =
         """
-        name\tpolicy
-        onceonly.loyalty\t
-        onceonly.loyalty.dlq\tonceonly-dead-letters
-        onceonly.receipts.dlq\tonceonly-dead-letters
-        onceonly.profiles.dlq\tonceonly-dead-letters
+        name\ttype\tpolicy
+        onceonly.loyalty\tquorum\t
+        onceonly.loyalty.dlq\tclassic\tonceonly-dead-letters
+        onceonly.receipts.dlq\tquorum\t
+        onceonly.profiles.dlq\tclassic\tonceonly-dead-letters
         """;
 
     assertThat(PrivateRabbit.withoutPolicy(listing, Lab.DEAD_LETTER_QUEUES)).isEmpty();
   }
 
   @Test
-  void queuesWithoutThePolicyOrMissingAreNamed() {
+  void classicQueuesWithoutThePolicyOrMissingAreNamed() {
     String listing =
         """
-        name\tpolicy
-        onceonly.loyalty.dlq\tonceonly-dead-letters
-        onceonly.receipts.dlq\t
-        onceonly.profiles\tonceonly-dead-letters
+        name\ttype\tpolicy
+        onceonly.loyalty.dlq\tclassic\tonceonly-dead-letters
+        onceonly.receipts.dlq\tclassic\t
+        onceonly.profiles\tclassic\tonceonly-dead-letters
         """;
 
     assertThat(PrivateRabbit.withoutPolicy(listing, Lab.DEAD_LETTER_QUEUES))

@@ -12,10 +12,24 @@ public final class TransientFailures {
 
   private TransientFailures() {}
 
+  /**
+   * Whether {@code failure}, its causes or the exceptions suppressed along them carry a transient
+   * SQLState. The transaction manager reports a commit that failed because the server ended the
+   * connection as a RollbackException with the driver's exception suppressed, not as its cause.
+   */
   public static boolean isTransient(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
+    return isTransient(failure, 0);
+  }
+
+  private static boolean isTransient(Throwable failure, int depth) {
+    for (Throwable t = failure; t != null && depth < 8; t = t.getCause()) {
       if (t instanceof SQLException sql && isTransientState(sql.getSQLState())) {
         return true;
+      }
+      for (Throwable suppressed : t.getSuppressed()) {
+        if (isTransient(suppressed, depth + 1)) {
+          return true;
+        }
       }
       if (t.getCause() == t) {
         break;

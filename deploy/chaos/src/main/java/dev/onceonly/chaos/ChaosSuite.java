@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -38,6 +39,12 @@ public final class ChaosSuite {
           HotCustomer::new,
           RollingRestart::new,
           BulkReplay::new);
+
+  /**
+   * Scenarios with engines of their own ({@link StandaloneScenario}), by number, after the shared
+   * ones.
+   */
+  static final List<Supplier<StandaloneScenario>> STANDALONE = List.of();
 
   private ChaosSuite() {}
 
@@ -108,47 +115,48 @@ public final class ChaosSuite {
     System.out.printf(
         "== OnceOnly chaos suite: %s set, seed %d; logs in %s ==%n", mode.name(), seed, runDir);
     List<Scenario.Result> results = new ArrayList<>();
-    try (Teardown teardown = new Teardown()) {
-      PrivatePostgres pg = teardown.add(PrivatePostgres.start(portBase + 432));
-      PrivateRabbit rabbit = teardown.add(PrivateRabbit.start(portBase + 672));
-      Fleet fleet = teardown.add(new Fleet(root, runDir, portBase, pg.jdbcUrl(), rabbit.port()));
-      System.out.printf(
-          "private PostgreSQL on %d, RabbitMQ node %s on %d (%d s)%n",
-          portBase + 432, rabbit.node(), rabbit.port(), secondsSince(started));
-      fleet.start();
-      rabbit.requireDeadLetterPolicy(Lab.DEAD_LETTER_QUEUES);
-      System.out.printf(
-          "fleet ready: sandbox, 2 consumers, 2 relays (%d s)%n", secondsSince(started));
-      Lab lab = new Lab(pg, rabbit, fleet, mode, seed);
-      for (Supplier<Scenario> make : SCENARIOS) {
-        Scenario scenario = make.get();
-        if (!only.isEmpty() && !only.contains(scenario.number)) {
-          continue;
-        }
-        System.out.printf("%n[%d] %s%n", scenario.number, scenario.name);
-        long t0 = System.nanoTime();
-        Scenario.Result result;
-        try {
-          result = scenario.execute(lab);
-        } catch (Exception e) {
-          e.printStackTrace(System.out);
-          result =
-              new Scenario.Result(
+    List<Supplier<Scenario>> shared =
+        SCENARIOS.stream().filter(s -> only.isEmpty() || only.contains(s.get().number)).toList();
+    if (!shared.isEmpty()) {
+      try (Teardown teardown = new Teardown()) {
+        PrivatePostgres pg = teardown.add(PrivatePostgres.start(portBase + 432));
+        PrivateRabbit rabbit = teardown.add(PrivateRabbit.start(portBase + 672));
+        Fleet fleet = teardown.add(new Fleet(root, runDir, portBase, pg.jdbcUrl(), rabbit.port()));
+        System.out.printf(
+            "private PostgreSQL on %d, RabbitMQ node %s on %d (%d s)%n",
+            portBase + 432, rabbit.node(), rabbit.port(), secondsSince(started));
+        fleet.start();
+        rabbit.requireDeadLetterPolicy(Lab.DEAD_LETTER_QUEUES);
+        System.out.printf(
+            "fleet ready: sandbox, 2 consumers, 2 relays (%d s)%n", secondsSince(started));
+        Lab lab = new Lab(pg, rabbit, fleet, mode, seed);
+        for (Supplier<Scenario> make : shared) {
+          Scenario scenario = make.get();
+          results.add(
+              report(
                   scenario.number,
                   scenario.name,
-                  0,
-                  lab.faults.get(),
-                  0,
-                  0,
-                  null,
-                  false,
-                  List.of("the scenario failed to run: " + e),
-                  List.copyOf(scenario.notes));
+                  () -> scenario.execute(lab),
+                  () -> lab.faults.get(),
+                  scenario.notes));
         }
-        results.add(result);
-        result.notes().forEach(n -> System.out.println("  note: " + n));
-        result.problems().forEach(p -> System.out.println("  ✘ " + p));
-        System.out.printf("  %s in %d s%n", result.passed() ? "PASS" : "FAIL", secondsSince(t0));
+      }
+    }
+    for (Supplier<StandaloneScenario> make : STANDALONE) {
+      StandaloneScenario scenario = make.get();
+      boolean chosen =
+          only.isEmpty()
+              ? mode != Mode.TRIMMED || scenario.inTrimmedSet()
+              : only.contains(scenario.number());
+      if (!chosen) {
+        continue;
+      }
+      try (Teardown teardown = new Teardown()) {
+        StandaloneScenario.Stage stage =
+            new StandaloneScenario.Stage(root, runDir, mode, seed, portBase, teardown);
+        results.add(
+            report(
+                scenario.number(), scenario.name(), () -> scenario.run(stage), () -> 0, List.of()));
       }
     }
     String table = Table.render(results);
@@ -157,6 +165,43 @@ public final class ChaosSuite {
     Files.createDirectories(runDir);
     Files.writeString(runDir.resolve("table.md"), table);
     return results;
+  }
+
+  /** Something that runs a scenario and returns its row. */
+  private interface Execution {
+    Scenario.Result run() throws Exception;
+  }
+
+  /**
+   * Runs one scenario, prints its notes, problems and verdict; a scenario that throws is a failed
+   * row that says why.
+   */
+  private static Scenario.Result report(
+      int number, String name, Execution execution, IntSupplier faults, List<String> notes) {
+    System.out.printf("%n[%d] %s%n", number, name);
+    long t0 = System.nanoTime();
+    Scenario.Result result;
+    try {
+      result = execution.run();
+    } catch (Exception e) {
+      e.printStackTrace(System.out);
+      result =
+          new Scenario.Result(
+              number,
+              name,
+              0,
+              faults.getAsInt(),
+              0,
+              0,
+              null,
+              false,
+              List.of("the scenario failed to run: " + e),
+              List.copyOf(notes));
+    }
+    result.notes().forEach(n -> System.out.println("  note: " + n));
+    result.problems().forEach(p -> System.out.println("  ✘ " + p));
+    System.out.printf("  %s in %d s%n", result.passed() ? "PASS" : "FAIL", secondsSince(t0));
+    return result;
   }
 
   private static long secondsSince(long nanos) {

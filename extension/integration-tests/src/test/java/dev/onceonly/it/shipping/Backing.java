@@ -1,5 +1,7 @@
 package dev.onceonly.it.shipping;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.onceonly.testsupport.PostgresResource;
 import dev.onceonly.testsupport.RabbitMqResource;
 import java.sql.Connection;
@@ -46,6 +48,20 @@ final class Backing implements AutoCloseable {
         broker.get("rabbitmq-virtual-host"));
   }
 
+  /** One shipment and one label to create for {@code order}, whatever was delivered twice. */
+  void assertShippedOnce(String order) throws Exception {
+    assertThat(count("SELECT count(*) FROM shipping.shipments WHERE order_id = ?", order))
+        .as("shipments of " + order)
+        .isEqualTo(1);
+    assertThat(
+            count(
+                "SELECT count(*) FROM outbox.outbox WHERE kind = 'create-label'"
+                    + " AND payload->>'orderId' = ?",
+                order))
+        .as("labels of " + order)
+        .isEqualTo(1);
+  }
+
   long count(String sql, Object... params) throws Exception {
     try (Connection c = connect()) {
       return Sql.count(c, sql, params);
@@ -62,7 +78,7 @@ final class Backing implements AutoCloseable {
     }
   }
 
-  private Connection connect() throws Exception {
+  Connection connect() throws Exception {
     return DriverManager.getConnection(
         db.get("quarkus.datasource.jdbc.url"),
         db.get("quarkus.datasource.username"),

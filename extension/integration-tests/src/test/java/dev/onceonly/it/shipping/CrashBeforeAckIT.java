@@ -64,14 +64,7 @@ class CrashBeforeAckIT {
           .atMost(Duration.ofSeconds(90))
           .until(() -> second.outcomes("shipping", "duplicate") >= 1);
 
-      assertThat(backing.count("SELECT count(*) FROM shipping.shipments WHERE order_id = ?", order))
-          .isEqualTo(1);
-      assertThat(
-              backing.count(
-                  "SELECT count(*) FROM outbox.outbox WHERE kind = 'create-label'"
-                      + " AND payload->>'orderId' = ?",
-                  order))
-          .isEqualTo(1);
+      backing.assertShippedOnce(order);
       try (Shop shop = backing.shop()) {
         assertThat(shop.depth(Shop.QUEUE)).as("the redelivery was acked").isZero();
       }

@@ -79,15 +79,7 @@ class CrashBeforeCommitKafkaIT {
         await()
             .atMost(Duration.ofSeconds(90))
             .until(() -> second.outcomes("shipping", "duplicate") >= 1);
-        assertThat(
-                backing.count("SELECT count(*) FROM shipping.shipments WHERE order_id = ?", order))
-            .isEqualTo(1);
-        assertThat(
-                backing.count(
-                    "SELECT count(*) FROM outbox.outbox WHERE kind = 'create-label'"
-                        + " AND payload->>'orderId' = ?",
-                    order))
-            .isEqualTo(1);
+        backing.assertShippedOnce(order);
         await()
             .atMost(Duration.ofSeconds(30))
             .alias("the re-read record's offset committed")

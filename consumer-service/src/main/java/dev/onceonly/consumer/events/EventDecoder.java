@@ -11,11 +11,12 @@ import dev.onceonly.model.LoyaltyEvent;
 import java.util.Set;
 
 /**
- * The loyalty events' contract (ARCHITECTURE.md §8) for one consumer: the routing key says which
- * event the body is, {@link EventCodec} validates every field, and a routing key the consumer does
- * not handle is refused. The message key is the event's own ({@code order-completed:<orderId>});
- * messages are applied in customer order, so that two transactions touching one balance queue
- * instead of deadlocking.
+ * The loyalty events' contract (ARCHITECTURE.md §8) for one consumer: the message's subject says
+ * which event the body is (the routing key on RabbitMQ, the topic on Kafka, where each event type
+ * has the topic of its routing key: docs/kafka.md), {@link EventCodec} validates every field, and
+ * an event type the consumer does not handle is refused. The message key is the event's own ({@code
+ * order-completed:<orderId>}); messages are applied in customer order, so that two transactions
+ * touching one balance queue instead of deadlocking.
  */
 abstract class EventDecoder implements MessageDecoder<LoyaltyEvent> {
 
@@ -29,11 +30,13 @@ abstract class EventDecoder implements MessageDecoder<LoyaltyEvent> {
 
   @Override
   public Decoded<LoyaltyEvent> decode(IncomingMessage message) throws InvalidMessageException {
-    String routingKey = message.subject();
+    String subject = message.subject();
     EventType type =
-        EventType.fromRoutingKey(routingKey)
+        EventType.fromRoutingKey(subject)
             .orElseThrow(
-                () -> new InvalidMessageException("unknown routing key '" + routingKey + "'"));
+                () ->
+                    new InvalidMessageException(
+                        "unknown event type '" + subject + "' (the routing key, or the topic)"));
     LoyaltyEvent event;
     try {
       event = EventCodec.event(type, message.json());
@@ -41,7 +44,7 @@ abstract class EventDecoder implements MessageDecoder<LoyaltyEvent> {
       throw new InvalidMessageException(e.getMessage());
     }
     if (!handles.contains(type)) {
-      throw new InvalidMessageException("consumer " + consumer + " does not handle " + routingKey);
+      throw new InvalidMessageException("consumer " + consumer + " does not handle " + subject);
     }
     return new Decoded<>(event, event.messageKey(), event.occurredAt(), event.customerId());
   }

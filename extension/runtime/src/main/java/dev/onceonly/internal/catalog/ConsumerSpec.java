@@ -6,9 +6,10 @@ import dev.onceonly.internal.config.ChannelDefaults;
 
 /**
  * One consumer as the build found it ({@code @OnceOnlyConsumer}) and as it runs: its name, its
- * channel, the connector of that channel and the queue (RabbitMQ) or topic (Kafka) behind it, its
- * handler and decoder beans, its event type, whether it claims, and how many of its messages may be
- * in hand at once on Kafka.
+ * channel, the connector of that channel and the queue (RabbitMQ) or topics (Kafka, comma-separated
+ * when the channel reads several) behind it, its dead-letter queue or topic, its handler and
+ * decoder beans, its event type, whether it claims, and how many of its messages may be in hand at
+ * once on Kafka.
  */
 public record ConsumerSpec(
     String name,
@@ -19,7 +20,8 @@ public record ConsumerSpec(
     IdempotentHandler<Object> handler,
     MessageDecoder<Object> decoder,
     String connector,
-    int maxInFlight) {
+    int maxInFlight,
+    String deadLetterQueue) {
 
   /** A consumer on RabbitMQ. */
   public ConsumerSpec(
@@ -30,16 +32,21 @@ public record ConsumerSpec(
       Class<?> eventType,
       IdempotentHandler<Object> handler,
       MessageDecoder<Object> decoder) {
-    this(name, channel, queue, claims, eventType, handler, decoder, ChannelDefaults.RABBITMQ, 128);
+    this(
+        name,
+        channel,
+        queue,
+        claims,
+        eventType,
+        handler,
+        decoder,
+        ChannelDefaults.RABBITMQ,
+        128,
+        queue + ".dlq");
   }
 
   /** Whether its channel is on Kafka (else RabbitMQ). */
   public boolean kafka() {
     return ChannelDefaults.KAFKA.equals(connector);
-  }
-
-  /** The dead-letter queue of this consumer's queue, or the dead-letter topic of its topic. */
-  public String deadLetterQueue() {
-    return kafka() ? queue + ".dlt" : queue + ".dlq";
   }
 }

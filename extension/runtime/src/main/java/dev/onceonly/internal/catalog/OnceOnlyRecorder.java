@@ -118,11 +118,21 @@ public class OnceOnlyRecorder {
         String connector =
             mp.getOptionalValue(prefix + "connector", String.class)
                 .orElse(ChannelDefaults.RABBITMQ);
+        boolean kafka = ChannelDefaults.KAFKA.equals(connector);
+        // On Kafka a channel reads one topic or several (topics, comma-separated).
         String queue =
-            mp.getOptionalValue(
-                    prefix + (ChannelDefaults.KAFKA.equals(connector) ? "topic" : "queue.name"),
-                    String.class)
+            (kafka
+                    ? mp.getOptionalValue(prefix + "topic", String.class)
+                        .or(() -> mp.getOptionalValue(prefix + "topics", String.class))
+                    : mp.getOptionalValue(prefix + "queue.name", String.class))
                 .orElse(f.getChannel());
+        // The dead-letter topic as the connector will use it: the application's, or the default
+        // the platform gives the channel (ChannelDefaults).
+        String deadLetters =
+            kafka
+                ? mp.getOptionalValue(prefix + "dead-letter-queue.topic", String.class)
+                    .orElse(queue + ".dlt")
+                : queue + ".dlq";
         OnceOnlyConfig.Consumer settings = config.consumers().get(f.getName());
         specs.add(
             new ConsumerSpec(
@@ -136,7 +146,8 @@ public class OnceOnlyRecorder {
                     ? new JsonEventDecoder(mapper, eventType, settings.key())
                     : bean(f.getDecoder()),
                 connector,
-                settings.maxInFlight()));
+                settings.maxInFlight(),
+                deadLetters));
       }
       return new ConsumerCatalog(specs);
     };

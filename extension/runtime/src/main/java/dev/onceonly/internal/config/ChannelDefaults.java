@@ -71,10 +71,11 @@ public final class ChannelDefaults {
    * strategy, which commits per partition the offset after the last record acked with every record
    * before it acked too (the platform acks after its transaction committed), at most every {@code
    * auto.commit.interval.ms} and for a revoked partition at once; dead letters to {@code
-   * <topic>.dlt} through the connector's {@code dead-letter-queue} strategy; a new group starts at
-   * the earliest record (the claims absorb what was read before); a consumer group of its own per
-   * consumer, so that two consumers of one topic each see every record, and the client named after
-   * it (its metrics, the lag among them, are labelled by client id).
+   * <topic>.dlt} ({@code <channel>.dlt} for a channel that reads several {@code topics}) through
+   * the connector's {@code dead-letter-queue} strategy; a new group starts at the earliest record
+   * (the claims absorb what was read before); a consumer group of its own per consumer, so that two
+   * consumers of one topic each see every record, and the client named after it (its metrics, the
+   * lag among them, are labelled by client id).
    */
   private static void kafka(Map<String, String> defaults, String consumer, String channel) {
     String topic = "${mp.messaging.incoming." + channel + ".topic:" + channel + "}";

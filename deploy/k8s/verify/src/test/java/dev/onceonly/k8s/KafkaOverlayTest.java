@@ -63,13 +63,13 @@ class KafkaOverlayTest {
 
   @Test
   void withoutThePolicysPortTheConsumerCannotReachKafka() {
-    ManifestCopy copy = ManifestCopy.of("kafka-port");
-    copy.edit(
-        "deploy/k8s/components/kafka/network-policy.yaml",
-        "        - protocol: TCP\n          port: 9092\n",
-        "");
-    Rendered closed = copy.render("deploy/k8s/overlays/dev-kafka");
-    assertThat(new EgressPolicy(closed).unreachable(closed.one("Deployment", "consumer-service")))
+    assertThat(
+            ManifestCopy.of("kafka-port")
+                .edit(
+                    "deploy/k8s/components/kafka/network-policy.yaml",
+                    "        - protocol: TCP\n          port: 9092\n",
+                    "")
+                .unreachable("deploy/k8s/overlays/dev-kafka", "consumer-service"))
         .containsExactly(
             "Deployment consumer-service cannot reach KAFKA_BOOTSTRAP_SERVERS (kafka:9092):"
                 + " no egress rule allows it");
@@ -78,13 +78,13 @@ class KafkaOverlayTest {
   /** The relay's declared destinations are addresses too: one moved to a closed port is found. */
   @Test
   void aDeclaredDestinationOnAClosedPortIsFound() {
-    ManifestCopy copy = ManifestCopy.of("destination-port");
-    copy.edit(
-        "deploy/k8s/overlays/dev/kustomization.yaml",
-        "RELAY_DESTINATIONS__WEBHOOKS__HTTP_URL=http://provider-sandbox:8089/v1/webhooks",
-        "RELAY_DESTINATIONS__WEBHOOKS__HTTP_URL=http://provider-sandbox:8090/v1/webhooks");
-    Rendered moved = copy.render("deploy/k8s/overlays/dev");
-    assertThat(new EgressPolicy(moved).unreachable(moved.one("Deployment", "outbox-relay")))
+    assertThat(
+            ManifestCopy.of("destination-port")
+                .edit(
+                    "deploy/k8s/overlays/dev/kustomization.yaml",
+                    "WEBHOOKS__HTTP_URL=http://provider-sandbox:8089/",
+                    "WEBHOOKS__HTTP_URL=http://provider-sandbox:8090/")
+                .unreachable("deploy/k8s/overlays/dev", "outbox-relay"))
         .containsExactly(
             "Deployment outbox-relay cannot reach RELAY_DESTINATIONS__WEBHOOKS__HTTP_URL"
                 + " (provider-sandbox:8090): no egress rule allows it");

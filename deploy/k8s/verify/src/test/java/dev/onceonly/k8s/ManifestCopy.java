@@ -67,6 +67,15 @@ final class ManifestCopy {
     return render(with);
   }
 
+  /**
+   * The configured addresses the Deployment {@code deployment} cannot reach in the copy's render of
+   * {@code dir} ({@link EgressPolicy}).
+   */
+  List<String> unreachable(String dir, String deployment) {
+    Rendered rendered = render(dir);
+    return new EgressPolicy(rendered).unreachable(rendered.one("Deployment", deployment));
+  }
+
   /** Replaces {@code from} by {@code to} in a file of the copy; fails if {@code from} is absent. */
   ManifestCopy edit(String file, String from, String to) {
     Path path = root.resolve(file);

@@ -69,7 +69,12 @@ final class DevOverlay {
 
   /** A started pod now answers for a Service (the sandbox for provider-sandbox). */
   void serves(String service, PodProcess pod, String portName) {
-    services.put(service, new Endpoint("127.0.0.1", pod.port(portName)));
+    serves(service, new Endpoint("127.0.0.1", pod.port(portName)));
+  }
+
+  /** A process of the test answers for a Service (a Kafka broker for kafka). */
+  void serves(String service, Endpoint endpoint) {
+    services.put(service, endpoint);
   }
 
   Names names() {
@@ -206,11 +211,12 @@ final class DevOverlay {
     if (name.endsWith("_HOST") && services.containsKey(value)) {
       return services.get(value).host();
     }
-    // URLs naming a Service: scheme://service:port/...
+    // URLs naming a Service (scheme://service:port/...), and host:port lists (Kafka's bootstrap).
     String mapped = value;
     for (Map.Entry<String, Endpoint> service : services.entrySet()) {
-      Matcher m = Pattern.compile("//" + Pattern.quote(service.getKey()) + ":\\d+").matcher(mapped);
-      mapped = m.replaceAll("//" + service.getValue().host() + ":" + service.getValue().port());
+      Matcher m =
+          Pattern.compile("(//|^|,)" + Pattern.quote(service.getKey()) + ":\\d+").matcher(mapped);
+      mapped = m.replaceAll("$1" + service.getValue().host() + ":" + service.getValue().port());
     }
     if (name.equals("DB_URL")) {
       mapped =

@@ -9,6 +9,8 @@ import dev.onceonly.k8s.Backing.Names;
 import dev.onceonly.model.EventCodec;
 import dev.onceonly.model.EventType;
 import dev.onceonly.model.OrderCompleted;
+import dev.onceonly.testsupport.KafkaTopics;
+import java.nio.charset.StandardCharsets;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -36,9 +38,14 @@ final class Stream implements AutoCloseable {
   private final Connection broker;
   private final ScheduledExecutorService publisher = Executors.newSingleThreadScheduledExecutor();
 
+  /** A stream to RabbitMQ at {@code rabbit}, or, where it is null, one published to Kafka. */
   Stream(Endpoint db, Endpoint rabbit, Names names) throws Exception {
     this.url = "jdbc:postgresql://" + db.host() + ":" + db.port() + "/" + names.database();
     this.names = names;
+    if (rabbit == null) {
+      this.broker = null;
+      return;
+    }
     ConnectionFactory factory = new ConnectionFactory();
     factory.setHost(rabbit.host());
     factory.setPort(rabbit.port());
@@ -79,6 +86,21 @@ final class Stream implements AutoCloseable {
         0,
         100,
         TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Publishes {@code orders} orders to Kafka as a producer would (keyed by customer, the id in the
+   * header message-id), every tenth twice, each acknowledged by the broker.
+   */
+  void publishTo(KafkaTopics kafka, int orders) throws Exception {
+    for (int i = 0; i < orders; i++) {
+      OrderCompleted order = order(i);
+      String body = new String(EventCodec.encode(order), StandardCharsets.UTF_8);
+      for (int copy = 0; copy < (i % 10 == 0 ? 2 : 1); copy++) {
+        kafka.publish(order.type().routingKey(), order.messageKey(), order.customerId(), body);
+      }
+      published.set(i + 1);
+    }
   }
 
   /** Publishes one order with these AMQP headers (a producer's trace context), confirmed. */
@@ -205,6 +227,8 @@ final class Stream implements AutoCloseable {
   @Override
   public void close() throws Exception {
     publisher.shutdownNow();
-    broker.close();
+    if (broker != null) {
+      broker.close();
+    }
   }
 }

@@ -25,7 +25,8 @@ class DevKafkaRunIT {
   @Test
   void theDevKafkaOverlayAppliesEveryOrderFromKafkaOnce() throws Exception {
     Rendered devKafka = Rendered.overlay("dev-kafka");
-    DevOverlay overlay = new DevOverlay(devKafka, Path.of("target", "k8s-kafka-run").toAbsolutePath());
+    DevOverlay overlay =
+        new DevOverlay(devKafka, Path.of("target", "k8s-kafka-run").toAbsolutePath());
     JsonNode consumer = devKafka.one("Deployment", "consumer-service");
     JsonNode job = devKafka.all("Job").get(0);
     try (Backing backing = Backing.start(devKafka, overlay.manifestNames);

@@ -23,31 +23,33 @@ public class CompletionRepository {
 
   /**
    * A batch of completions in one statement: each row's outcome is written only where the fence
-   * holds (id, lease owner, attempt, still in flight), so a relay that lost its lease writes
-   * nothing to the row; every attempt is recorded either way ({@code lease_lost} when the fence did
-   * not hold), unless retention already removed the row. Arrays, one element per completion: id,
-   * attempt, relay, outcome, HTTP status, retry delay (ms), the row's new {@code last_error}, the
-   * attempt's error, start and end (microseconds since the epoch), the attempt's traceparent,
-   * whether it counts against the row's budget (one that does not raises {@code attempts_at_retry},
-   * so {@code attempts - attempts_at_retry} stays where it was), the destination. Returns each
-   * recorded attempt's id, number and outcome. The ids come twice more, as the list both reads of
-   * {@code outbox.outbox} look up by primary key: joined to the unnested input alone, PostgreSQL
-   * may plan a scan of every waiting row, or of the whole table, per batch (a plan cached while the
-   * statistics said "few rows" read millions of tuples a second under a backlog). The destinations
-   * come once more for the same reason: statistics taken when no row was in flight make the
-   * per-destination lease index (V6: {@code (kind, id)} over waiting rows) look empty, and without
-   * the kinds the update scanned all of it (5,100 entries for 50 completions in {@code
-   * CompletionPlanTest}); with them it reads the batch's entries only.
+   * holds (id, lease owner, attempt, the lease's end, still in flight; the end tells apart two
+   * leases with the same owner and attempt, as a failover can grant: {@link
+   * dev.onceonly.relay.lease.LeasedRow}), so a relay that lost its lease writes nothing to the row;
+   * every attempt is recorded either way ({@code lease_lost} when the fence did not hold), unless
+   * retention already removed the row. Arrays, one element per completion: id, attempt, relay,
+   * outcome, HTTP status, retry delay (ms), the row's new {@code last_error}, the attempt's error,
+   * start and end (microseconds since the epoch), the attempt's traceparent, whether it counts
+   * against the row's budget (one that does not raises {@code attempts_at_retry}, so {@code
+   * attempts - attempts_at_retry} stays where it was), the destination, the lease's end
+   * (microseconds since the epoch). Returns each recorded attempt's id, number and outcome. The ids
+   * come twice more, as the list both reads of {@code outbox.outbox} look up by primary key: joined
+   * to the unnested input alone, PostgreSQL may plan a scan of every waiting row, or of the whole
+   * table, per batch (a plan cached while the statistics said "few rows" read millions of tuples a
+   * second under a backlog). The destinations come once more for the same reason: statistics taken
+   * when no row was in flight make the per-destination lease index (V6: {@code (kind, id)} over
+   * waiting rows) look empty, and without the kinds the update scanned all of it (5,100 entries for
+   * 50 completions in {@code CompletionPlanTest}); with them it reads the batch's entries only.
    */
   static final String SQL_COMPLETE =
       """
       WITH input AS (
           SELECT * FROM unnest(?::bigint[], ?::int[], ?::text[], ?::text[], ?::int[], ?::bigint[],
                                ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[],
-                               ?::boolean[], ?::text[])
+                               ?::boolean[], ?::text[], ?::bigint[])
                  AS i(id, attempt, relay_id, outcome, http_status, retry_ms,
                       row_error, attempt_error, started_at, finished_at, trace_parent,
-                      counted, destination)),
+                      counted, destination, lease_until)),
       done AS (
           UPDATE outbox.outbox o
              SET status = CASE i.outcome WHEN 'delivered' THEN 'delivered'
@@ -66,6 +68,7 @@ public class CompletionRepository {
             FROM input i
            WHERE o.id = ANY (?::bigint[]) AND o.kind = ANY (?::text[]) AND o.id = i.id
              AND o.lease_owner = i.relay_id AND o.attempts = i.attempt
+             AND o.lease_until = timestamptz 'epoch' + i.lease_until * interval '1 microsecond'
              AND o.status = 'in_flight'
           RETURNING o.id, o.attempts)
       INSERT INTO outbox.outbox_attempts
@@ -110,6 +113,7 @@ public class CompletionRepository {
     String[] traceParents = new String[n];
     Boolean[] counted = new Boolean[n];
     String[] destinations = new String[n];
+    Long[] leaseEnds = new Long[n];
     for (int i = 0; i < n; i++) {
       Completion c = completions.get(i);
       if (!WRITABLE.contains(c.outcome())) {
@@ -128,6 +132,7 @@ public class CompletionRepository {
       traceParents[i] = c.traceParent();
       counted[i] = c.counted();
       destinations[i] = c.row().kind();
+      leaseEnds[i] = c.row().leaseUntil() == null ? null : epochMicros(c.row().leaseUntil());
     }
     return jdbc.inTransaction(
         connection -> {
@@ -146,10 +151,11 @@ public class CompletionRepository {
             statement.setArray(11, connection.createArrayOf("text", traceParents));
             statement.setArray(12, connection.createArrayOf("bool", counted));
             statement.setArray(13, connection.createArrayOf("text", destinations));
+            statement.setArray(14, connection.createArrayOf("int8", leaseEnds));
             Array idList = connection.createArrayOf("int8", ids);
-            statement.setArray(14, idList);
-            statement.setArray(15, connection.createArrayOf("text", destinations));
-            statement.setArray(16, idList);
+            statement.setArray(15, idList);
+            statement.setArray(16, connection.createArrayOf("text", destinations));
+            statement.setArray(17, idList);
             try (ResultSet rs = statement.executeQuery()) {
               while (rs.next()) {
                 recorded

@@ -68,7 +68,7 @@ public class OutboxRepository {
              lease_until = now() + ? * interval '1 millisecond', attempts = t.attempts + 1
        WHERE t.id IN (SELECT id FROM due)
       RETURNING t.id, t.kind, t.payload::text, t.idempotency_key, t.ordering_key, t.attempts,
-                t.attempts - t.attempts_at_retry, t.created_at, t.trace_parent
+                t.attempts - t.attempts_at_retry, t.created_at, t.trace_parent, t.lease_until
       """;
 
   /** Milliseconds until the next row becomes due (negative: already due), null when none. */
@@ -149,7 +149,8 @@ public class OutboxRepository {
                         rs.getInt(6),
                         rs.getInt(7),
                         rs.getObject(8, OffsetDateTime.class).toInstant(),
-                        rs.getString(9)));
+                        rs.getString(9),
+                        rs.getObject(10, OffsetDateTime.class).toInstant()));
               }
             }
             return rows;

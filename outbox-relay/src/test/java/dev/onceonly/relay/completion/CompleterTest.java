@@ -64,7 +64,8 @@ class CompleterTest {
 
   private static Completion delivered(long id) {
     Instant now = Instant.now();
-    LeasedRow row = new LeasedRow(id, "send_receipt", "{}", "key-" + id, null, 1, 1, now, null);
+    LeasedRow row =
+        new LeasedRow(id, "send_receipt", "{}", "key-" + id, null, 1, 1, now, null, null);
     return new Completion(
         row, "relay-test", Outcome.DELIVERED, Duration.ZERO, 200, null, null, now, now, null, true);
   }

@@ -69,17 +69,21 @@ class CompletionPlanTest {
           s.execute(insert(schema, "in_flight", BATCH));
         }
         List<Long> ids = new ArrayList<>();
+        List<Long> leaseEnds = new ArrayList<>();
         try (Statement s = c.createStatement();
             ResultSet rs =
                 s.executeQuery(
-                    "SELECT id FROM %s.outbox WHERE status = 'in_flight'".formatted(schema))) {
+                    ("SELECT id, (extract(epoch FROM lease_until) * 1000000)::bigint"
+                            + " FROM %s.outbox WHERE status = 'in_flight'")
+                        .formatted(schema))) {
           while (rs.next()) {
             ids.add(rs.getLong(1));
+            leaseEnds.add(rs.getLong(2));
           }
         }
         String sql = CompletionRepository.SQL_COMPLETE.replace("outbox.outbox", schema + ".outbox");
         try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, FORMAT JSON) " + sql)) {
-          bind(c, ps, ids);
+          bind(c, ps, ids, leaseEnds);
           try (ResultSet rs = ps.executeQuery()) {
             rs.next();
             JsonNode plan = new ObjectMapper().readTree(rs.getString(1)).get(0).get("Plan");
@@ -104,8 +108,9 @@ class CompletionPlanTest {
         .formatted(schema, status, OWNER, rows);
   }
 
-  /** One delivered completion per id, in the statement's sixteen parameters. */
-  private static void bind(Connection c, PreparedStatement ps, List<Long> ids) throws Exception {
+  /** One delivered completion per id and its lease's end, in the statement's parameters. */
+  private static void bind(Connection c, PreparedStatement ps, List<Long> ids, List<Long> leaseEnds)
+      throws Exception {
     int n = ids.size();
     Object[] attempts = new Object[n];
     Object[] owners = new Object[n];
@@ -140,9 +145,10 @@ class CompletionPlanTest {
             Map.entry(11, c.createArrayOf("text", nulls)),
             Map.entry(12, c.createArrayOf("bool", counted)),
             Map.entry(13, c.createArrayOf("text", destinations)),
-            Map.entry(14, idArray),
-            Map.entry(15, c.createArrayOf("text", destinations)),
-            Map.entry(16, idArray));
+            Map.entry(14, c.createArrayOf("int8", leaseEnds.toArray())),
+            Map.entry(15, idArray),
+            Map.entry(16, c.createArrayOf("text", destinations)),
+            Map.entry(17, idArray));
     for (var e : arrays.entrySet()) {
       ps.setArray(e.getKey(), e.getValue());
     }

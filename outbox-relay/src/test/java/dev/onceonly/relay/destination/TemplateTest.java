@@ -15,7 +15,7 @@ class TemplateTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final LeasedRow ROW =
-      new LeasedRow(42, "labels", "{}", "oo1:labels:c:k", null, 1, 1, Instant.EPOCH, null);
+      new LeasedRow(42, "labels", "{}", "oo1:labels:c:k", null, 1, 1, Instant.EPOCH, null, null);
 
   @Test
   void rowValuesAndPayloadFieldsFillThePlaceholders() throws Exception {
@@ -43,7 +43,7 @@ class TemplateTest {
   void theOrderingKeyFillsItsPlaceholderAndARowWithoutOneCannot() throws Exception {
     Template template = Template.parse("{orderingKey}");
     LeasedRow ordered =
-        new LeasedRow(42, "labels", "{}", "k", "customer-7", 1, 1, Instant.EPOCH, null);
+        new LeasedRow(42, "labels", "{}", "k", "customer-7", 1, 1, Instant.EPOCH, null, null);
 
     assertThat(template.render(ordered, null, v -> v)).isEqualTo("customer-7");
     assertThatThrownBy(() -> template.render(ROW, null, v -> v))

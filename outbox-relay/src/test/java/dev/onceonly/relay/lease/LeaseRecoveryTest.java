@@ -20,6 +20,8 @@ import dev.onceonly.relay.support.ProviderStub.Step;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -72,7 +74,7 @@ class LeaseRecoveryTest {
     assertThat(reclaimed.attempts()).isEqualTo(2);
 
     LeasedRow zombieLease =
-        new LeasedRow(id, "send_receipt", "{}", key, null, 1, 1, reclaimed.createdAt(), null);
+        new LeasedRow(id, "send_receipt", "{}", key, null, 1, 1, reclaimed.createdAt(), null, null);
     Instant now = Instant.now();
     boolean[] held =
         completions.complete(
@@ -112,5 +114,89 @@ class LeaseRecoveryTest {
         .filteredOn(a -> a.relayId().equals("relay-main"))
         .extracting(Attempt::attempt, Attempt::outcome)
         .containsExactly(tuple(2, "delivered"));
+  }
+
+  /**
+   * After a failover to a standby that never received a lease, the same relay can lease the row
+   * again with the same attempt number while its first call is out (chaos scenarios 13 and 14):
+   * owner and attempt are equal, only the lease's end differs. The first call's completion must
+   * find its lease gone.
+   */
+  @Test
+  void aLeaseLostInAFailoverCannotCompleteTheSameRelaysNewLeaseOfTheSameAttempt() throws Exception {
+    String key = OutboxRows.uniquePrefix("failover") + "receipt";
+    long id = OutboxRows.insertLeased(OutboxRows.receipt(key), "relay-failover", 60_000);
+    Instant firstEnd = leaseEnd(id);
+    LeasedRow first =
+        new LeasedRow(
+            id,
+            "send_receipt",
+            "{}",
+            key,
+            null,
+            1,
+            1,
+            OutboxRows.row(id).createdAt(),
+            null,
+            firstEnd);
+    // The promoted node never had that lease; relay-failover leased the row there again.
+    try (Connection c = OutboxRows.connect();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "UPDATE outbox.outbox SET lease_until = now() + interval '2 minutes' WHERE id = ?")) {
+      ps.setLong(1, id);
+      ps.executeUpdate();
+    }
+    Instant secondEnd = leaseEnd(id);
+    assertThat(secondEnd).isNotEqualTo(firstEnd);
+    LeasedRow second =
+        new LeasedRow(
+            id, "send_receipt", "{}", key, null, 1, 1, first.createdAt(), null, secondEnd);
+    Instant now = Instant.now();
+
+    boolean[] held =
+        completions.complete(
+            List.of(
+                Completions.of(
+                    first,
+                    "relay-failover",
+                    DeliveryResult.answered(Classification.RETRYABLE, 503, null, "{}"),
+                    Decision.retry(Duration.ofSeconds(1), "unavailable"),
+                    now,
+                    now,
+                    null)));
+
+    assertThat(held).containsExactly(false);
+    Row untouched = OutboxRows.row(id);
+    assertThat(untouched.status()).isEqualTo("in_flight");
+    assertThat(untouched.leaseOwner()).isEqualTo("relay-failover");
+
+    held =
+        completions.complete(
+            List.of(
+                Completions.of(
+                    second,
+                    "relay-failover",
+                    DeliveryResult.answered(Classification.SUCCESS, 200, null, "{}"),
+                    Decision.delivered(),
+                    now,
+                    now,
+                    null)));
+
+    assertThat(held).containsExactly(true);
+    assertThat(OutboxRows.status(id)).isEqualTo("delivered");
+    assertThat(OutboxRows.attempts(id))
+        .extracting(Attempt::attempt, Attempt::outcome)
+        .containsExactly(tuple(1, "lease_lost"), tuple(1, "delivered"));
+  }
+
+  private static Instant leaseEnd(long id) {
+    long micros =
+        OutboxRows.longs(
+                "SELECT (extract(epoch FROM lease_until) * 1000000)::bigint"
+                    + " FROM outbox.outbox WHERE id = ?",
+                id)
+            .get(0);
+    return Instant.EPOCH.plus(micros, java.time.temporal.ChronoUnit.MICROS);
   }
 }

@@ -327,6 +327,6 @@ class HttpDestinationTest {
   }
 
   private static LeasedRow row(long id, String payload) {
-    return new LeasedRow(id, "labels", payload, "key-" + id, null, 1, 1, Instant.now(), null);
+    return new LeasedRow(id, "labels", payload, "key-" + id, null, 1, 1, Instant.now(), null, null);
   }
 }

@@ -80,6 +80,7 @@ class KafkaFailuresTest {
   }
 
   private static LeasedRow row(String payload, String orderingKey) {
-    return new LeasedRow(1, "events", payload, "key-1", orderingKey, 1, 1, Instant.now(), null);
+    return new LeasedRow(
+        1, "events", payload, "key-1", orderingKey, 1, 1, Instant.now(), null, null);
   }
 }

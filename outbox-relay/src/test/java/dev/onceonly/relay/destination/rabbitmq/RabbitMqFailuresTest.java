@@ -110,6 +110,6 @@ class RabbitMqFailuresTest {
   }
 
   private static LeasedRow row(String payload) {
-    return new LeasedRow(1, "events", payload, "key-1", null, 1, 1, Instant.now(), null);
+    return new LeasedRow(1, "events", payload, "key-1", null, 1, 1, Instant.now(), null, null);
   }
 }

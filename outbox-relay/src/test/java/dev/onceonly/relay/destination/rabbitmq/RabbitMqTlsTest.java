@@ -155,6 +155,6 @@ class RabbitMqTlsTest {
   }
 
   private static LeasedRow row(String payload) {
-    return new LeasedRow(1, "events", payload, "key-1", null, 1, 1, Instant.now(), null);
+    return new LeasedRow(1, "events", payload, "key-1", null, 1, 1, Instant.now(), null, null);
   }
 }

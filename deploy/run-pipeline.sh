@@ -6,10 +6,15 @@
 # a stream of a few thousand events with duplicates, concurrent redeliveries, a conflict, a poison
 # message and redemptions; then the proof, computed from the database, the consumer's metrics, the
 # dead-letter queues and the sandbox's counters. Exits 0 only if every check holds.
+# With --transport kafka the stream goes through a Kafka broker of the run's own instead of
+# RabbitMQ (deploy/kafka-broker, data under deploy/.run/kafka, started fresh): consumer-service
+# reads it with ONCEONLY_TRANSPORT=kafka, and the proof reads dead-letter topics and consumer
+# groups' offsets where it reads queues on RabbitMQ.
 #
-# Usage: deploy/run-pipeline.sh [--keep-running] [--skip-build]
+# Usage: deploy/run-pipeline.sh [--transport rabbitmq|kafka] [--keep-running] [--skip-build]
 #        deploy/run-pipeline.sh --stop        stops what --keep-running left running
 # Knobs (environment): ORDERS=1500 CUSTOMERS=300 SEED=<random> DRAIN_TIMEOUT=180
+#   KAFKA_PORT=19092 (with --transport kafka; its controller takes the next port)
 #   CONSUMER_PORT=8080 RELAY_PORT=8081 SANDBOX_PORT=8089 (API ports)
 #   CONSUMER_MANAGEMENT_PORT=9000 RELAY_MANAGEMENT_PORT=9001 (health and metrics)
 #   JAVA_OPTS="-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC" (the services')
@@ -21,6 +26,8 @@ cd "$ROOT"
 
 RUN=$ROOT/deploy/.run
 PIDS=$RUN/pids
+KAFKA_DIR=$RUN/kafka
+KAFKA_SH=$ROOT/deploy/kafka-broker/kafka.sh
 SUMMARY=$RUN/feed-summary.json
 PIPELINE=$ROOT/deploy/pipeline
 
@@ -42,6 +49,10 @@ ORDERS=${ORDERS:-1500}
 CUSTOMERS=${CUSTOMERS:-300}
 SEED=${SEED:-$((RANDOM * 32768 + RANDOM))}
 DRAIN_TIMEOUT=${DRAIN_TIMEOUT:-180}
+TRANSPORT=rabbitmq
+KAFKA_PORT=${KAFKA_PORT:-19092}
+# The broker of a pipeline run on C1 only, as the services: a run of minutes never pays back C2.
+KAFKA_JAVA_OPTS=${KAFKA_BROKER_JAVA_OPTS:-"-Xms64m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError"}
 # C1 only: a run of a few thousand messages never pays back the optimizing compiler, whose threads
 # would take CPU from three JVMs starting at once on two cores.
 JAVA_OPTS=${JAVA_OPTS:-"-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"}
@@ -81,6 +92,7 @@ pipeline_java() {
     -cp "$PIPELINE/target/onceonly-pipeline.jar:$PIPELINE/target/lib/*" "$@"
 }
 amqp_args=(--amqp-host=127.0.0.1 --amqp-port=5672 --amqp-vhost="$VHOST" --amqp-user=guest --amqp-password=guest)
+kafka_args=(--transport=kafka --kafka-bootstrap="127.0.0.1:$KAFKA_PORT")
 
 # --- stopping: only the processes this script started, by the PIDs it wrote -------------------
 # A PID is signalled only if its command line still names the jar this script started with it.
@@ -105,6 +117,13 @@ stop_services() {
   rm -f "$PIDS"
 }
 
+# The run's Kafka broker, if one runs: kafka.sh signals only the broker of that port and directory.
+stop_kafka() {
+  [[ -f $RUN/kafka.port ]] || return 0
+  "$KAFKA_SH" stop "$(cat "$RUN/kafka.port")" "$KAFKA_DIR" | sed 's/^/  /'
+  rm -f "$RUN/kafka.port"
+}
+
 running_from_pids() {
   [[ -f $PIDS ]] || return 1
   local name pid jar
@@ -119,15 +138,31 @@ usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' 
 while [[ $# -gt 0 ]]; do
   case $1 in
     --keep-running) KEEP_RUNNING=1 ;;
+    --transport)
+      [[ $# -ge 2 ]] || die "--transport needs a value: rabbitmq or kafka"
+      TRANSPORT=$2
+      shift ;;
+    --transport=*) TRANSPORT=${1#--transport=} ;;
     --skip-build) SKIP_BUILD=1 ;;
     --stop)
       if running_from_pids; then stop_services; else say "nothing of run-pipeline.sh is running"; rm -f "$PIDS"; fi
+      stop_kafka
       exit 0 ;;
     -h | --help) usage; exit 0 ;;
     *) usage >&2; die "unknown argument: $1" ;;
   esac
   shift
 done
+
+case $TRANSPORT in
+  rabbitmq) BROKER_NAME=RabbitMQ ;;
+  kafka)
+    BROKER_NAME=Kafka
+    [[ $KAFKA_PORT =~ ^[0-9]+$ && $KAFKA_PORT -ge 1024 && $KAFKA_PORT -le 32766 ]] ||
+      die "KAFKA_PORT must be a number in 1024..32766 (its controller takes the next port), was '$KAFKA_PORT'"
+    ;;
+  *) die "--transport must be rabbitmq or kafka, was '$TRANSPORT'" ;;
+esac
 
 STARTED_AT=$SECONDS
 REACHED_PROOF=0
@@ -143,15 +178,18 @@ cleanup() {
     say ""
     say "stopping the services started by this run"
     stop_services
+    stop_kafka
   fi
   say "total time: $((SECONDS - STARTED_AT)) s"
   exit "$rc"
 }
 
-say "== OnceOnly main job: the whole pipeline on this machine =="
+say "== OnceOnly main job: the whole pipeline on this machine ($BROKER_NAME) =="
 
 # --- 0. preflight -------------------------------------------------------------------------------
-for cmd in java psql rabbitmqctl curl; do
+broker_tools=(rabbitmqctl)
+[[ $TRANSPORT == kafka ]] && broker_tools=()
+for cmd in java psql curl "${broker_tools[@]}"; do
   command -v "$cmd" >/dev/null || die "$cmd is not installed"
 done
 mkdir -p "$RUN"
@@ -159,15 +197,18 @@ if running_from_pids; then
   die "an earlier run is still running (see ${PIDS#"$ROOT"/}): stop it first with deploy/run-pipeline.sh --stop"
 fi
 rm -f "$PIDS"
-for port in "$CONSUMER_PORT" "$RELAY_PORT" "$SANDBOX_PORT" "$CONSUMER_MANAGEMENT_PORT" "$RELAY_MANAGEMENT_PORT"; do
-  port_open "$port" && die "port $port is taken by another process; free it or set CONSUMER_PORT / RELAY_PORT / SANDBOX_PORT / CONSUMER_MANAGEMENT_PORT / RELAY_MANAGEMENT_PORT"
+ports=("$CONSUMER_PORT" "$RELAY_PORT" "$SANDBOX_PORT" "$CONSUMER_MANAGEMENT_PORT" "$RELAY_MANAGEMENT_PORT")
+[[ $TRANSPORT == kafka ]] && ports+=("$KAFKA_PORT" $((KAFKA_PORT + 1)))
+for port in "${ports[@]}"; do
+  port_open "$port" && die "port $port is taken by another process; free it or set CONSUMER_PORT / RELAY_PORT / SANDBOX_PORT / CONSUMER_MANAGEMENT_PORT / RELAY_MANAGEMENT_PORT / KAFKA_PORT"
 done
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # --- 1. PostgreSQL and RabbitMQ, a fresh database and vhost --------------------------------------
 # In the background while the build runs: neither needs the other. Its lines go to a log of its
-# own and are printed once both are done.
+# own and are printed once both are done. With --transport kafka, PostgreSQL only here: the run's
+# Kafka broker starts after the build (step 2), which builds the broker's module too.
 prepare_services() {
   if ! port_open 5432; then
     say "  starting PostgreSQL"
@@ -175,6 +216,11 @@ prepare_services() {
   fi
   for _ in $(seq 1 60); do "${PG[@]}" -Atc 'select 1' >/dev/null 2>&1 && break; sleep 1; done
   "${PG[@]}" -Atc 'select 1' >/dev/null || die "PostgreSQL does not answer on 127.0.0.1:5432 as postgres"
+  if [[ $TRANSPORT == kafka ]]; then
+    "${PG[@]}" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
+    say "  PostgreSQL up; fresh database $DB (tests use others)"
+    return 0
+  fi
   if ! port_open 5672; then
     say "  starting RabbitMQ"
     rabbitmq-server -detached
@@ -187,7 +233,11 @@ prepare_services() {
   rabbitmqctl -q set_permissions -p "$VHOST" guest ".*" ".*" ".*" >/dev/null
   say "  PostgreSQL and RabbitMQ up; fresh database $DB and vhost $VHOST (tests use others)"
 }
-step 1/7 "PostgreSQL and RabbitMQ (prepared in the background while the build runs)"
+if [[ $TRANSPORT == kafka ]]; then
+  step 1/7 "PostgreSQL (prepared in the background while the build runs)"
+else
+  step 1/7 "PostgreSQL and RabbitMQ (prepared in the background while the build runs)"
+fi
 prepare_services >"$RUN/services.log" 2>&1 &
 SERVICES_PID=$!
 
@@ -205,6 +255,7 @@ stale() { # true if a jar is missing or a source or pom is newer than the oldest
 # What the run needs and nothing else: no tests compiled, no code generation (the modules have no
 # generator), no format check; two modules at a time, and Maven's JVM on C1 only, which halves the
 # build's CPU (deploy/pipeline/README.md, "How long it takes").
+[[ $TRANSPORT == kafka ]] && MODULES+=,deploy/kafka-broker
 BUILD=(./mvnw -B -q package -T 2 -Dquarkus.analytics.disabled=true -Dmaven.test.skip=true -Dquarkus.generate-code.skip=true -Dspotless.check.skip=true
   -pl "$MODULES" -am)
 if [[ $SKIP_BUILD -eq 1 ]]; then
@@ -219,8 +270,18 @@ fi
 for jar in $CONSUMER_JAR $RELAY_JAR $SANDBOX_JAR $PIPELINE_JAR; do
   [[ -f $jar ]] || die "$jar is missing: run without --skip-build"
 done
-wait "$SERVICES_PID" || { sed 's/^/  /' "$RUN/services.log" >&2; die "PostgreSQL and RabbitMQ could not be prepared (above)"; }
+wait "$SERVICES_PID" || { sed 's/^/  /' "$RUN/services.log" >&2; die "PostgreSQL and $BROKER_NAME could not be prepared (above)"; }
 cat "$RUN/services.log"
+if [[ $TRANSPORT == kafka ]]; then
+  # A fresh broker: no topic, record or consumer group of an earlier run. Three partitions a topic,
+  # created when consumer-service subscribes or the feed first publishes.
+  [[ -f $RUN/kafka.port ]] && stop_kafka
+  rm -rf "$KAFKA_DIR"
+  echo "$KAFKA_PORT" >"$RUN/kafka.port"
+  if ! KAFKA_BROKER_JAVA_OPTS=$KAFKA_JAVA_OPTS "$KAFKA_SH" start "$KAFKA_PORT" "$KAFKA_DIR" --partitions=3 2>&1 | sed 's/^/  /'; then
+    die "the Kafka broker did not start (above; its log is ${KAFKA_DIR#"$ROOT"/}/broker.log)"
+  fi
+fi
 
 # --- 3. start the sandbox, the consumer and the relay --------------------------------------------
 step 3/7 "start the provider sandbox, consumer-service and outbox-relay"
@@ -257,8 +318,15 @@ AUTH_ENV=(QUARKUS_SECURITY_USERS_EMBEDDED_USERS_OPERATOR="$OPERATOR_HASH"
 # All three start at once. The relay only checks the outbox schema, which the consumer migrates:
 # until it is there the relay waits (live, not ready) and looks again every second.
 start provider-sandbox "$SANDBOX_JAR" QUARKUS_HTTP_PORT="$SANDBOX_PORT"
+if [[ $TRANSPORT == kafka ]]; then
+  BROKER_ENV=(ONCEONLY_TRANSPORT=kafka KAFKA_BOOTSTRAP_SERVERS="127.0.0.1:$KAFKA_PORT")
+  broker_args=("${kafka_args[@]}")
+else
+  BROKER_ENV=(RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest RABBITMQ_VHOST="$VHOST")
+  broker_args=("${amqp_args[@]}")
+fi
 start consumer-service "$CONSUMER_JAR" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$CONSUMER_PORT" MANAGEMENT_PORT="$CONSUMER_MANAGEMENT_PORT" CONSUMER_THREADS=4 \
-  RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest RABBITMQ_VHOST="$VHOST"
+  "${BROKER_ENV[@]}"
 start outbox-relay "$RELAY_JAR" "${RELAY_SETTINGS[@]}" "${DB_ENV[@]}" "${AUTH_ENV[@]}" HTTP_PORT="$RELAY_PORT" MANAGEMENT_PORT="$RELAY_MANAGEMENT_PORT" \
   RELAY_ID=demo-relay PROVIDER_URL="$SANDBOX_URL"
 await_ready provider-sandbox "$SANDBOX_URL"
@@ -273,13 +341,17 @@ await_ready outbox-relay "$RELAY_MANAGEMENT_URL"
 # --- 4. feed ------------------------------------------------------------------------------------
 step 4/7 "feed: duplicates, concurrent redeliveries, a conflict, a poison message, redemptions"
 pipeline_java dev.onceonly.pipeline.Feed --consumer-management-url="$CONSUMER_MANAGEMENT_URL" --summary="$SUMMARY" \
-  --orders="$ORDERS" --customers="$CUSTOMERS" --seed="$SEED" "${amqp_args[@]}"
+  --orders="$ORDERS" --customers="$CUSTOMERS" --seed="$SEED" "${broker_args[@]}"
 
 # --- 5. drain -----------------------------------------------------------------------------------
-step 5/7 "drain: queues empty, consumers done, outbox delivered (at most $DRAIN_TIMEOUT s)"
+if [[ $TRANSPORT == kafka ]]; then
+  step 5/7 "drain: consumer groups' offsets committed to the end, consumers done, outbox delivered (at most $DRAIN_TIMEOUT s)"
+else
+  step 5/7 "drain: queues empty, consumers done, outbox delivered (at most $DRAIN_TIMEOUT s)"
+fi
 drained=0
 pipeline_java dev.onceonly.pipeline.Drain --consumer-management-url="$CONSUMER_MANAGEMENT_URL" --summary="$SUMMARY" \
-  --db-url="$DB_URL" --timeout-seconds="$DRAIN_TIMEOUT" "${amqp_args[@]}" && drained=1
+  --db-url="$DB_URL" --timeout-seconds="$DRAIN_TIMEOUT" "${broker_args[@]}" && drained=1
 curl -fsS -X DELETE "$SANDBOX_URL/sandbox/faults" -o /dev/null && say "  faults switched off"
 [[ $drained -eq 1 ]] || say "  not drained: the proof below shows what is missing"
 
@@ -287,7 +359,7 @@ curl -fsS -X DELETE "$SANDBOX_URL/sandbox/faults" -o /dev/null && say "  faults 
 step 6/7 "proof"
 proved=0
 pipeline_java dev.onceonly.pipeline.Verify --summary="$SUMMARY" --db-url="$DB_URL" \
-  --consumer-management-url="$CONSUMER_MANAGEMENT_URL" --sandbox-url="$SANDBOX_URL" "${amqp_args[@]}" && proved=1
+  --consumer-management-url="$CONSUMER_MANAGEMENT_URL" --sandbox-url="$SANDBOX_URL" "${broker_args[@]}" && proved=1
 REACHED_PROOF=1
 
 # --- 7. where to look ---------------------------------------------------------------------------
@@ -332,8 +404,14 @@ show "metrics and health" \
   "sandbox health" "$SANDBOX_URL/q/health"
 say " data and operations"
 say "  psql -h 127.0.0.1 -U postgres -d $DB   (schemas loyalty and outbox)"
-say "  rabbitmqctl list_queues -p $VHOST name messages   (dead letters in onceonly.<consumer>.dlq)"
-say "  curl -u operator:$OPERATOR_PASSWORD -X POST '$CONSUMER_URL/dead-letters/loyalty/replay?limit=10'   (replays dead letters to their route)"
+if [[ $TRANSPORT == kafka ]]; then
+  say "  Kafka at 127.0.0.1:$KAFKA_PORT: topics order.completed, reward.redeemed, customer.profile-changed;"
+  say "    dead letters in onceonly.<consumer>.dlt, consumer groups consumer-service.<consumer> (docs/kafka.md)"
+  say "  broker log: ${KAFKA_DIR#"$ROOT"/}/broker.log"
+else
+  say "  rabbitmqctl list_queues -p $VHOST name messages   (dead letters in onceonly.<consumer>.dlq)"
+  say "  curl -u operator:$OPERATOR_PASSWORD -X POST '$CONSUMER_URL/dead-letters/loyalty/replay?limit=10'   (replays dead letters to their route)"
+fi
 say "  curl -X PUT $SANDBOX_URL/sandbox/faults -H 'Content-Type: application/json' -d '{\"errorRate\":0.2}'"
 say " logs"
 for name in provider-sandbox consumer-service outbox-relay; do say "  deploy/.run/$name.log"; done

@@ -130,7 +130,8 @@ final class ConsumerChecks {
   private void deadLetters(List<DeadLetterPeek.Queue> queues) throws SQLException {
     long bad = sent.poisonMessages() + sent.invalidMessages();
     for (DeadLetterPeek.Queue queue : queues) {
-      String consumer = queue.name().replace("onceonly.", "").replace(".dlq", "");
+      // onceonly.<consumer>.dlq on RabbitMQ, onceonly.<consumer>.dlt on Kafka
+      String consumer = queue.name().replaceAll("^onceonly\\.|\\.dl[qt]$", "");
       long counted = counters.count(consumer, "dead_lettered");
       boolean reasons =
           queue.letters().size() == queue.depth()

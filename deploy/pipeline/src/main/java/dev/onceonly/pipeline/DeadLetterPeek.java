@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * Reads a dead-letter queue without consuming it: every message is fetched unacknowledged and given
- * back (nack with requeue), so the operator still finds them all there.
+ * back (nack with requeue), so the operator still finds them all there. On Kafka {@link KafkaView}
+ * reads a dead-letter topic into the same shape.
  */
 public final class DeadLetterPeek {
 
@@ -37,18 +38,22 @@ public final class DeadLetterPeek {
         }
         lastTag = got.getEnvelope().getDeliveryTag();
         Map<String, Object> headers = got.getProps().getHeaders();
-        String body = new String(got.getBody(), StandardCharsets.UTF_8);
         letters.add(
-            new Letter(
+            letter(
                 header(headers, REASON),
                 header(headers, FAILURE),
-                body.length() > 40 ? body.substring(0, 40) + "…" : body));
+                new String(got.getBody(), StandardCharsets.UTF_8)));
       }
       if (lastTag >= 0) {
         channel.basicNack(lastTag, true, true);
       }
       return new Queue(queue, depth, letters);
     }
+  }
+
+  /** A letter with the first 40 characters of its body. */
+  static Letter letter(String reason, String failure, String body) {
+    return new Letter(reason, failure, body.length() > 40 ? body.substring(0, 40) + "…" : body);
   }
 
   private static String header(Map<String, Object> headers, String name) {

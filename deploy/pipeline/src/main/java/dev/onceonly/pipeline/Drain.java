@@ -2,17 +2,19 @@ package dev.onceonly.pipeline;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Waits until the pipeline is quiet: every queue empty and every consumer has decided what the feed
- * sent (or its counters stopped moving), then no outbox row pending or in flight. Prints a progress
- * line every few seconds; exits 3 if the bound passes first.
+ * Waits until the pipeline is quiet: every queue empty (on Kafka: every consumer group's offsets
+ * committed to the end of its topics) and every consumer has decided what the feed sent (or its
+ * counters stopped moving), then no outbox row pending or in flight. Prints a progress line every
+ * few seconds; exits 3 if the bound passes first.
  *
  * <p>Options: {@code --consumer-management-url= --summary= --db-url= [--timeout-seconds=180]
- * [--amqp-...]}
+ * [--transport=rabbitmq|kafka] [--amqp-...] [--kafka-bootstrap=]}
  */
 public final class Drain {
 
@@ -37,8 +39,8 @@ public final class Drain {
     long lastProgress = 0;
     long lastTotal = -1;
     long stillSince = started;
-    try (Connection amqp = Publisher.connect(options.broker(), "onceonly-drain");
-        Channel channel = amqp.createChannel();
+    boolean kafka = options.transport() == Options.Transport.KAFKA;
+    try (Backlog backlog = kafka ? kafka(options) : rabbitMq(options);
         PipelineDb db = new PipelineDb(options.database())) {
       while (true) {
         long now = System.currentTimeMillis();
@@ -47,13 +49,14 @@ public final class Drain {
         StringBuilder line = new StringBuilder();
         boolean allDecided = true;
         for (String consumer : CONSUMERS) {
-          long depth = channel.queueDeclarePassive("onceonly." + consumer).getMessageCount();
+          long depth = backlog.of(consumer);
           ready += depth;
           long decided = counters.decided(consumer);
           allDecided &= decided >= expected.get(consumer);
           line.append(
               String.format(
-                  "%s %d/%d (queue %d)  ", consumer, decided, expected.get(consumer), depth));
+                  "%s %d/%d (%s %d)  ",
+                  consumer, decided, expected.get(consumer), kafka ? "lag" : "queue", depth));
         }
         if (counters.total() != lastTotal) {
           lastTotal = counters.total();
@@ -87,6 +90,42 @@ public final class Drain {
         Thread.sleep(POLL_MS);
       }
     }
+  }
+
+  /** What a consumer has not taken yet: its queue's depth, or its consumer group's lag. */
+  private interface Backlog extends AutoCloseable {
+    long of(String consumer) throws Exception;
+  }
+
+  private static Backlog rabbitMq(Options options) throws Exception {
+    Connection amqp = Publisher.connect(options.broker(), "onceonly-drain");
+    Channel channel = amqp.createChannel();
+    return new Backlog() {
+      @Override
+      public long of(String consumer) throws IOException {
+        return channel.queueDeclarePassive("onceonly." + consumer).getMessageCount();
+      }
+
+      @Override
+      public void close() throws IOException {
+        amqp.close();
+      }
+    };
+  }
+
+  private static Backlog kafka(Options options) {
+    KafkaView view = new KafkaView(options.kafkaBootstrap());
+    return new Backlog() {
+      @Override
+      public long of(String consumer) throws Exception {
+        return view.lag(consumer);
+      }
+
+      @Override
+      public void close() {
+        view.close();
+      }
+    };
   }
 
   private static Map<String, Long> byStatus(Map<String, Long> byKindAndStatus) {

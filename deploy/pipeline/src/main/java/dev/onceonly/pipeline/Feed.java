@@ -11,8 +11,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * which ones the balance covers follows from the stream, not from timing.
  *
  * <p>Options: {@code --consumer-management-url= --summary= [--customers=300] [--orders=1500]
- * [--cents-per-point=100] [--seed=] [--amqp-host= --amqp-port= --amqp-vhost= --amqp-user=
- * --amqp-password=]}
+ * [--cents-per-point=100] [--seed=] [--transport=rabbitmq|kafka] [--amqp-host= --amqp-port=
+ * --amqp-vhost= --amqp-user= --amqp-password=] [--kafka-bootstrap=host:port]}
  */
 public final class Feed {
 
@@ -49,7 +49,7 @@ public final class Feed {
 
     long started = System.nanoTime();
     int returned;
-    try (Publisher publisher = new Publisher(options.broker())) {
+    try (Sink publisher = Sink.open(options)) {
       publisher.publish(plan.opening());
       publisher.publish(plan.stream());
       publisher.publishTwice(plan.twins());

@@ -110,7 +110,9 @@ public record FeedPlan(
       stream.add(
           new Outgoing(
               "order.completed",
-              "{\"eventId\": \"poison, not JSON".getBytes(StandardCharsets.UTF_8)));
+              "{\"eventId\": \"poison, not JSON".getBytes(StandardCharsets.UTF_8),
+              "poison-1",
+              customer(1)));
       profiles();
       Collections.shuffle(stream, rnd);
       redemptions();
@@ -226,7 +228,11 @@ public record FeedPlan(
     }
 
     private static Outgoing message(LoyaltyEvent event) {
-      return new Outgoing(event.type().routingKey(), EventCodec.encode(event));
+      return new Outgoing(
+          event.type().routingKey(),
+          EventCodec.encode(event),
+          event.messageKey(),
+          event.customerId());
     }
 
     private UUID uuid() {

@@ -39,7 +39,24 @@ public final class Options {
     }
   }
 
-  /** The broker, as every tool of the pipeline reaches it. */
+  /** Where the stream goes: {@code --transport=rabbitmq} (the default) or {@code kafka}. */
+  Transport transport() {
+    String value = text("transport", "rabbitmq");
+    return switch (value) {
+      case "rabbitmq" -> Transport.RABBITMQ;
+      case "kafka" -> Transport.KAFKA;
+      default ->
+          throw new IllegalArgumentException(
+              "--transport must be rabbitmq or kafka, was '" + value + "'");
+    };
+  }
+
+  /** Kafka's bootstrap servers, {@code --kafka-bootstrap} (host:port,...). */
+  String kafkaBootstrap() {
+    return required("kafka-bootstrap");
+  }
+
+  /** The RabbitMQ broker, as every tool of the pipeline reaches it. */
   Broker broker() {
     return new Broker(
         text("amqp-host", "127.0.0.1"),
@@ -52,6 +69,12 @@ public final class Options {
   /** JDBC URL, user and password of the database the services share. */
   Database database() {
     return new Database(required("db-url"), text("db-user", "postgres"), text("db-password", ""));
+  }
+
+  /** The brokers the pipeline runs on. */
+  public enum Transport {
+    RABBITMQ,
+    KAFKA
   }
 
   public record Broker(String host, int port, String vhost, String user, String password) {}

@@ -6,12 +6,6 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.BrokenBarrierException;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -19,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Publishes to {@code loyalty.events} as a producer would: persistent, JSON, mandatory (a message
  * no queue takes is returned and counted), with publisher confirms awaited before it returns.
  */
-public final class Publisher implements AutoCloseable {
+public final class Publisher implements Sink {
 
   static final String EXCHANGE = "loyalty.events";
   private static final int CONFIRM_EVERY = 500;
@@ -58,6 +52,7 @@ public final class Publisher implements AutoCloseable {
   }
 
   /** Publishes in order on one channel and waits for every confirm. */
+  @Override
   public void publish(List<Outgoing> messages) throws Exception {
     try (Channel channel = confirmingChannel()) {
       int sinceConfirm = 0;
@@ -72,34 +67,29 @@ public final class Publisher implements AutoCloseable {
     }
   }
 
-  /**
-   * Publishes every message twice at the same moment, from two threads with a channel each: a
-   * barrier releases both copies of a message together, as when a broker redelivers while the first
-   * delivery is still being handled.
-   */
+  @Override
   public void publishTwice(List<Outgoing> messages) throws Exception {
-    CyclicBarrier together = new CyclicBarrier(2);
-    ExecutorService threads = Executors.newFixedThreadPool(2);
-    try {
-      Future<?> a = threads.submit(() -> publishInStep(messages, together));
-      Future<?> b = threads.submit(() -> publishInStep(messages, together));
-      a.get(5, TimeUnit.MINUTES);
-      b.get(5, TimeUnit.MINUTES);
-    } finally {
-      threads.shutdownNow();
-    }
-  }
+    Sink.inStep(
+        messages,
+        () -> {
+          Channel channel = confirmingChannel();
+          return new Sink.Lane() {
+            @Override
+            public void send(Outgoing m) throws IOException {
+              channel.basicPublish(EXCHANGE, m.routingKey(), true, PROPERTIES, m.body());
+            }
 
-  private Void publishInStep(List<Outgoing> messages, CyclicBarrier together)
-      throws IOException, InterruptedException, TimeoutException, BrokenBarrierException {
-    try (Channel channel = confirmingChannel()) {
-      for (Outgoing m : messages) {
-        together.await(10, TimeUnit.SECONDS);
-        channel.basicPublish(EXCHANGE, m.routingKey(), true, PROPERTIES, m.body());
-      }
-      channel.waitForConfirmsOrDie(CONFIRM_TIMEOUT_MS);
-    }
-    return null;
+            @Override
+            public void awaitAcknowledged() throws Exception {
+              channel.waitForConfirmsOrDie(CONFIRM_TIMEOUT_MS);
+            }
+
+            @Override
+            public void close() throws Exception {
+              channel.close();
+            }
+          };
+        });
   }
 
   private Channel confirmingChannel() throws IOException {
@@ -110,6 +100,7 @@ public final class Publisher implements AutoCloseable {
   }
 
   /** Messages the broker returned because no queue was bound for them. */
+  @Override
   public int returned() {
     return returned.get();
   }

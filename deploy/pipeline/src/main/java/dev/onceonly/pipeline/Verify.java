@@ -11,7 +11,8 @@ import java.util.List;
  * dead-letter queues and the provider sandbox, against what the feed says it sent. Exits 0 only if
  * every check passes.
  *
- * <p>Options: {@code --summary= --db-url= --consumer-management-url= --sandbox-url= [--amqp-...]}
+ * <p>Options: {@code --summary= --db-url= --consumer-management-url= --sandbox-url=
+ * [--transport=rabbitmq|kafka] [--amqp-...] [--kafka-bootstrap=]}
  */
 public final class Verify {
 
@@ -22,18 +23,35 @@ public final class Verify {
     FeedSummary sent = FeedSummary.read(Path.of(options.required("summary")));
     String sandboxUrl = options.required("sandbox-url");
     Proof proof = new Proof(System.out);
+    boolean kafka = options.transport() == Options.Transport.KAFKA;
     List<DeadLetterPeek.Queue> deadLetters = new ArrayList<>();
-    try (Connection amqp = Publisher.connect(options.broker(), "onceonly-verify")) {
-      for (String consumer : List.of("loyalty", "receipts")) {
-        deadLetters.add(DeadLetterPeek.peek(amqp, "onceonly." + consumer + ".dlq", 10));
+    if (kafka) {
+      try (KafkaView view = new KafkaView(options.kafkaBootstrap())) {
+        for (String consumer : List.of("loyalty", "receipts")) {
+          deadLetters.add(view.deadLetters(consumer, 10));
+        }
+      }
+    } else {
+      try (Connection amqp = Publisher.connect(options.broker(), "onceonly-verify")) {
+        for (String consumer : List.of("loyalty", "receipts")) {
+          deadLetters.add(DeadLetterPeek.peek(amqp, "onceonly." + consumer + ".dlq", 10));
+        }
       }
     }
     try (PipelineDb db = new PipelineDb(options.database())) {
       proof.section("Broker");
-      proof.check(
-          sent.returnedMessages() == 0,
-          "every message published was routed and confirmed (%d returned)",
-          sent.returnedMessages());
+      if (kafka) {
+        proof.check(
+            sent.returnedMessages() == 0,
+            "every record published to its event type's topic was acknowledged by the broker"
+                + " (acks=all; %d not)",
+            sent.returnedMessages());
+      } else {
+        proof.check(
+            sent.returnedMessages() == 0,
+            "every message published was routed and confirmed (%d returned)",
+            sent.returnedMessages());
+      }
       OutcomeCounters counters =
           OutcomeCounters.scrape(options.required("consumer-management-url"));
       new ConsumerChecks(proof, sent, db, counters).run(deadLetters);

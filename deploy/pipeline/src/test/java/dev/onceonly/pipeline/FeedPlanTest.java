@@ -58,6 +58,31 @@ class FeedPlanTest {
         .isEqualTo(plan.summary().conflictOriginalPoints());
   }
 
+  /**
+   * On Kafka the record carries the producer's id in header message-id and the customer as its key
+   * (one customer's events of a type in one partition, in order): a copy has the copy's id.
+   */
+  @Test
+  void everyEventCarriesItsOwnKeyAsTheProducersIdAndItsCustomerAsRecordKey() throws Exception {
+    List<Outgoing> all = new ArrayList<>(plan.opening());
+    all.addAll(plan.stream());
+    all.addAll(plan.twins());
+    all.addAll(plan.closing());
+    all.addAll(plan.redemptions());
+    int events = 0;
+    for (Outgoing m : all) {
+      if (decodes(m)) {
+        DecodedEvent decoded = decode(m);
+        assertThat(m.messageId()).isEqualTo(decoded.event().messageKey());
+        assertThat(m.key()).isEqualTo(decoded.event().customerId());
+        events++;
+      } else {
+        assertThat(m.messageId()).as("a body that is no event has an id of its own").isNotBlank();
+      }
+    }
+    assertThat(events).isGreaterThan(plan.summary().orderCopies());
+  }
+
   @Test
   void streamHoldsOnePoisonAndOneInvalidMessage() {
     List<String> problems = new ArrayList<>();

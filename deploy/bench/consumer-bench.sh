@@ -15,37 +15,17 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BENCH=$ROOT/deploy/bench
 
-EVENTS=${EVENTS:-20000}
-WARMUP=${WARMUP:-10000}
 POISON=${POISON:-10000}
 DLQ_LAZY=${DLQ_LAZY:-1}
-THREADS=${CONSUMER_THREADS:-4}
-PREFETCH=${CONSUMER_PREFETCH:-128}
-PGBENCH_SECONDS=${PGBENCH_SECONDS:-15}
-PGBENCH_CLIENTS=4
 MAX_BACKLOG=${MAX_BACKLOG:-4000}
-CUSTOMERS=${CUSTOMERS:-10000}
-QUIET_PCT=${QUIET_PCT:-30}
-QUIET_MAX=${QUIET_MAX:-120}
-SKIP_BUILD=${SKIP_BUILD:-0}
-# Heap capped so that the whole process stays under the 256 MB RSS target; Serial GC because on
-# 2 cores it costs no throughput here and keeps G1's native overhead off the RSS (README).
-CONSUMER_JAVA_OPTS=${CONSUMER_JAVA_OPTS:-"-Xms64m -Xmx160m -XX:+UseSerialGC -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=64m -Xss512k"}
-
-HTTP_PORT=18080
-MANAGEMENT_PORT=19080 # health and metrics
-DB=onceonly_bench
-PGBENCH_DB=onceonly_pgbench
 VHOST=onceonly-bench
-PG=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -U postgres)
-export PGOPTIONS="-c client_min_messages=warning"
+# The settings both consumer benchmarks share (EVENTS, WARMUP, threads, prefetch, pgbench, the
+# consumer's JVM and ports), the ceiling, the quiet gate and the consumer's start and stop.
+# shellcheck source=consumer-common.sh
+source "$BENCH/consumer-common.sh"
 
-STAMP=$(date +%Y%m%d-%H%M%S)
-RESULTS=$BENCH/results
 REPORT=$RESULTS/consumer-$STAMP.txt
 CONSUMER_LOG=$RESULTS/consumer-$STAMP.log
-WORK=$(mktemp -d)
-CONSUMER_PID=
 
 say() { printf '%s  %s\n' "$(date +%T)" "$*"; }
 die() { printf 'consumer-bench: %s\n' "$*" >&2; exit 1; }
@@ -58,16 +38,6 @@ source "$BENCH/tracing.sh"
 source "$BENCH/figures.sh"
 OTLP_PORT=18317
 
-stop_consumer() {
-  [[ -n $CONSUMER_PID ]] || return 0
-  if kill -0 "$CONSUMER_PID" 2>/dev/null; then
-    kill "$CONSUMER_PID"
-    for _ in $(seq 100); do kill -0 "$CONSUMER_PID" 2>/dev/null || break; sleep 0.2; done
-    kill -0 "$CONSUMER_PID" 2>/dev/null && kill -9 "$CONSUMER_PID"
-    wait "$CONSUMER_PID" 2>/dev/null || true
-  fi
-  CONSUMER_PID=
-}
 cleanup() {
   local rc=$?
   stop_consumer
@@ -91,50 +61,8 @@ if (exec 3<>"/dev/tcp/127.0.0.1/$HTTP_PORT") 2>/dev/null; then
 fi
 mkdir -p "$RESULTS"
 
-# --- 1. build -------------------------------------------------------------------------------------
-if [[ $SKIP_BUILD != 1 ]]; then
-  say "building shared-model, consumer-service and the bench tools (SKIP_BUILD=1 skips this)"
-  (cd "$ROOT" && ./mvnw -B -q install -DskipTests -pl shared-model,consumer-service,deploy/bench -am)
-fi
-[[ -f $ROOT/consumer-service/target/quarkus-app/quarkus-run.jar ]] || die "consumer-service is not built"
-[[ -f $BENCH/target/onceonly-bench.jar ]] || die "deploy/bench is not built"
-
-quiet_gate() { # <consumer-pid|0> : wait until other people's processes calm down
-  bench_java dev.onceonly.bench.QuietGate "$QUIET_PCT" "$QUIET_MAX" "$1" >"$WORK/quiet"
-  local waited others
-  waited=$(kv "$WORK/quiet" quiet_wait_seconds); others=$(kv "$WORK/quiet" quiet_others_pct)
-  if [[ $waited -gt 2 ]]; then
-    say "  waited ${waited} s for other processes to calm down (now ${others}% of a core)"
-  fi
-}
-
-# --- 2. the PostgreSQL ceiling (pgbench, same tables and statements, no JVM or broker) -----------
-say "ceiling: database $PGBENCH_DB from the service's own migrations"
-"${PG[@]}" -d postgres -c "DROP DATABASE IF EXISTS $PGBENCH_DB WITH (FORCE)" -c "CREATE DATABASE $PGBENCH_DB"
-"${PG[@]}" -d "$PGBENCH_DB" -c 'CREATE SCHEMA loyalty' -c 'CREATE SCHEMA outbox'
-for dir in consumer-service/src/main/resources/db/loyalty:loyalty shared-model/src/main/resources/db/outbox:outbox; do
-  for f in $(ls "$ROOT/${dir%%:*}"/V*__*.sql | sort -V); do
-    PGOPTIONS="$PGOPTIONS -c search_path=${dir##*:}" "${PG[@]}" -d "$PGBENCH_DB" -f "$f"
-  done
-done
-"${PG[@]}" -d "$PGBENCH_DB" -f "$BENCH/sql/ceiling_setup.sql"
-
-run_pgbench() { # <name> <script> [pgbench args]
-  local name=$1 script=$2; shift 2
-  quiet_gate 0
-  "${PG[@]}" -d postgres -c CHECKPOINT
-  say "ceiling: pgbench $name, $PGBENCH_CLIENTS clients, -j 2, -M prepared, ${PGBENCH_SECONDS} s"
-  bench_java dev.onceonly.bench.CpuWatch "$WORK/$name.cpu" \
-    pgbench -n -h 127.0.0.1 -U postgres -M prepared -c "$PGBENCH_CLIENTS" -j 2 -T "$PGBENCH_SECONDS" \
-    "$@" -f "$BENCH/sql/$script" "$PGBENCH_DB" >"$WORK/$name.out" 2>&1 ||
-    { cat "$WORK/$name.out" >&2; die "pgbench $name failed"; }
-  grep -q 'number of failed transactions: 0 ' "$WORK/$name.out" ||
-    { cat "$WORK/$name.out" >&2; die "pgbench $name had failed transactions"; }
-  awk '/^tps = /{print "tps=" $3} /^latency average/{print "latency_ms=" $4}' "$WORK/$name.out" >>"$WORK/$name.cpu"
-  say "  $(kv "$WORK/$name.cpu" tps) TPS, latency $(kv "$WORK/$name.cpu" latency_ms) ms"
-}
-run_pgbench ceiling_fresh ceiling_fresh.sql -D run=1 -D seq=0
-run_pgbench ceiling_dup ceiling_duplicate.sql
+# --- 1. build; 2. the PostgreSQL ceiling (pgbench, same tables and statements, no JVM or broker) --
+build_and_measure_ceiling
 
 # --- 3. consumer-service on its own database and vhost -------------------------------------------
 say "consumer: database $DB and vhost $VHOST, recreated empty"
@@ -148,33 +76,10 @@ if [[ $DLQ_LAZY == 1 ]]; then
     '^onceonly\.[^.]+\.dlq$' '{"queue-mode":"lazy"}' >/dev/null
 fi
 
-# The service refuses to start in production without an API user: one viewer for this run only.
-BENCH_PASSWORD=$(head -c 32 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 16)
-BENCH_HASH=$(printf 'bench:onceonly:%s' "$BENCH_PASSWORD" | sha512sum | cut -d' ' -f1)
 tracing_start "$OTLP_PORT" "$RESULTS/consumer-$STAMP-otlp.log"
 say "consumer: starting (tracing $TRACING, threads $THREADS, prefetch $PREFETCH, JVM $CONSUMER_JAVA_OPTS); log $CONSUMER_LOG"
-# The Prometheus step bounds Micrometer's decaying percentile window to ~10 s, so the p50/p99
-# read at the end of a phase describe that phase, not the one before.
-# MALLOC_ARENA_MAX=2: glibc's default of up to 8 malloc arenas per core grows RSS with every thread
-# that allocates natively; 2 is the usual container setting (the relay benchmark uses it too).
-# shellcheck disable=SC2086
-env "${TRACING_ENV[@]}" MALLOC_ARENA_MAX=2 DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB" DB_USER=postgres DB_PASSWORD= \
-  RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest RABBITMQ_PASSWORD=guest \
-  RABBITMQ_VHOST="$VHOST" CONSUMER_THREADS="$THREADS" CONSUMER_PREFETCH="$PREFETCH" \
-  HTTP_PORT="$HTTP_PORT" MANAGEMENT_PORT="$MANAGEMENT_PORT" ${DB_POOL_SIZE:+DB_POOL_SIZE=$DB_POOL_SIZE} \
-  QUARKUS_SECURITY_USERS_EMBEDDED_USERS_BENCH="$BENCH_HASH" \
-  QUARKUS_SECURITY_USERS_EMBEDDED_ROLES_BENCH=outbox-viewer \
-  java $CONSUMER_JAVA_OPTS -Dquarkus.micrometer.export.prometheus.step=10s \
-  -jar "$ROOT/consumer-service/target/quarkus-app/quarkus-run.jar" >"$CONSUMER_LOG" 2>&1 &
-CONSUMER_PID=$!
-for _ in $(seq 300); do
-  kill -0 "$CONSUMER_PID" 2>/dev/null || { tail -30 "$CONSUMER_LOG" >&2; die "consumer-service exited at start"; }
-  curl -sf "http://127.0.0.1:$MANAGEMENT_PORT/q/health/ready" >/dev/null 2>&1 && break
-  sleep 0.3
-done
-curl -sf "http://127.0.0.1:$MANAGEMENT_PORT/q/health/ready" >/dev/null || die "consumer-service not ready after 90 s"
-IDLE_RSS=$(awk '/^VmRSS:/{printf "%.0f", $2/1024}' "/proc/$CONSUMER_PID/status")
-say "consumer: ready, pid $CONSUMER_PID, RSS ${IDLE_RSS} MB idle"
+start_consumer "${TRACING_ENV[@]}" RABBITMQ_HOST=127.0.0.1 RABBITMQ_PORT=5672 RABBITMQ_USER=guest \
+  RABBITMQ_PASSWORD=guest RABBITMQ_VHOST="$VHOST"
 
 OCCURRED_AT=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 batch_totals() { # prints "<transactions> <messages>" of the group commit so far
@@ -196,19 +101,6 @@ phase() { # <name> <series> <count> <await> [events|poison]
   say "  $(kv "$WORK/$1.kv" events_per_s) events/s, $(kv "$WORK/$1.kv" tx_per_s) consumer messages/s," \
     "$(kv "$WORK/$1.kv" seconds) s, RSS max $(kv "$WORK/$1.kv" rss_max_mb) MB"
 }
-effects() { # prints "ledger outbox claims balanced"
-  "${PG[@]}" -d "$DB" -At -F ' ' -c "SELECT (SELECT count(*) FROM loyalty.point_ledger),
-      (SELECT count(*) FROM outbox.outbox), (SELECT count(*) FROM onceonly.processed_messages),
-      (SELECT coalesce(sum(points), 0) FROM loyalty.balances)
-        = (SELECT coalesce(sum(points), 0) FROM loyalty.point_ledger)"
-}
-check_effects() { # <phase>
-  local expected="$((WARMUP + EVENTS)) $((WARMUP + EVENTS)) $((2 * (WARMUP + EVENTS))) t" got
-  got=$(effects)
-  [[ $got == "$expected" ]] || die "after $1: ledger/outbox/claims/balanced = '$got', expected '$expected'"
-  say "  effects exactly once: $((WARMUP + EVENTS)) ledger rows, $((WARMUP + EVENTS)) outbox rows, balances = ledger"
-}
-
 dead_letters() { # prints "<loyalty dlq> <receipts dlq>" messages
   rabbitmqctl -q list_queues -p "$VHOST" name messages \
     | awk '$1=="onceonly.loyalty.dlq"{l=$2} $1=="onceonly.receipts.dlq"{r=$2} END{printf "%d %d", l, r}'
@@ -221,13 +113,7 @@ check_dead_letters() { # <phase> <expected in each dead-letter queue>
 }
 
 # --- 4. warm-up, fresh, duplicates, poison ---------------------------------------------------------
-phase warmup warm "$WARMUP" applied
-# The duplicate path has code of its own for the JIT to compile: warm it too, with the same events.
-phase warmup-duplicates warm "$WARMUP" duplicate
-quiet_gate "$CONSUMER_PID"
-"${PG[@]}" -d postgres -c CHECKPOINT
-phase fresh main "$EVENTS" applied
-check_effects fresh
+warm_up_and_fresh
 # Invalid messages (half not JSON, half a negative amount, as in the chaos suite's poison flood):
 # decoded, refused, dead-lettered with their reason and acked after the broker confirmed the
 # dead letter. Their path has code of its own: warmed with half as many first.
@@ -336,12 +222,7 @@ ms_more() { printf 'mean %s, worst p99 %s' "$(kv "$1" "${2}_mean_ms")" "$(kv "$1
   for p in "$F:fresh" "$D:duplicates" "$P:poison" "$M:poisoned"; do
     echo "  CPU per message, ${p#*:}: consumer $(per_msg "${p%%:*}" consumer) ms, rabbitmq $(per_msg "${p%%:*}" rabbitmq) ms, postgres $(per_msg "${p%%:*}" postgres) ms, together $(all_per_msg "${p%%:*}") ms"
   done
-  for f in "$CF:ceiling fresh" "$CF2:ceiling fresh (2nd)" "$CD:ceiling duplicates" "$F:fresh" "$D:duplicates" "$P:poison" "$M:poisoned" "$M2:poisoned 2" "$D2:duplicates 2"; do
-    others=$(kv "${f%%:*}" cpu_others_pct)
-    if awk "BEGIN { exit !($others > 25) }"; then
-      echo "  NOISY: other processes used ${others}% of a core during ${f#*:}; its figure is too low, run again when the machine is quiet"
-    fi
-  done
+  noisy "$CF:ceiling fresh" "$CF2:ceiling fresh (2nd)" "$CD:ceiling duplicates" "$F:fresh" "$D:duplicates" "$P:poison" "$M:poisoned" "$M2:poisoned 2" "$D2:duplicates 2"
   echo "  consumer log: $CONSUMER_LOG"
 } | tee -a "$REPORT"
 say "figures appended to $REPORT"

@@ -9,12 +9,13 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Who used the CPU during a measurement: the consumer JVM, PostgreSQL, RabbitMQ, the benchmark's
- * own processes (publisher, pgbench), and everything else on the machine (other people's builds and
- * tests). Read from {@code /proc/<pid>/stat} and {@code /proc/stat} at the start and the end;
- * "others" is the machine's busy time minus the named groups, so short-lived processes land there.
- * Figures are percent of one core (this machine has {@link #cores()} of them); {@code consumer_jit}
- * is the part of the consumer's time spent by its JIT compiler threads (warm-up not yet over).
+ * Who used the CPU during a measurement: the consumer JVM, PostgreSQL, RabbitMQ (or the Kafka
+ * broker, when given its pid), the benchmark's own processes (publisher, pgbench, the plain Kafka
+ * consumer), and everything else on the machine (other people's builds and tests). Read from {@code
+ * /proc/<pid>/stat} and {@code /proc/stat} at the start and the end; "others" is the machine's busy
+ * time minus the named groups, so short-lived processes land there. Figures are percent of one core
+ * (this machine has {@link #cores()} of them); {@code consumer_jit} is the part of the consumer's
+ * time spent by its JIT compiler threads (warm-up not yet over).
  */
 final class CpuGroups {
 
@@ -22,6 +23,7 @@ final class CpuGroups {
   static final String CONSUMER_JIT = "consumer_jit";
   static final String POSTGRES = "postgres";
   static final String RABBITMQ = "rabbitmq";
+  static final String KAFKA = "kafka";
   static final String BENCH = "bench";
   static final String OTHERS = "others";
   static final String MACHINE = "machine";
@@ -31,13 +33,20 @@ final class CpuGroups {
   private static final double TICKS_PER_SECOND = 100.0;
 
   private final long consumerPid;
+  private final long kafkaPid;
   private final long self = ProcessHandle.current().pid();
   private Map<String, Long> start;
   private long startNanos;
 
   /** {@code consumerPid} 0 when no consumer runs. */
   CpuGroups(long consumerPid) {
+    this(consumerPid, 0);
+  }
+
+  /** With the Kafka broker's pid ({@code kafkaPid} 0 when none runs): its group {@value #KAFKA}. */
+  CpuGroups(long consumerPid, long kafkaPid) {
     this.consumerPid = consumerPid;
+    this.kafkaPid = kafkaPid;
   }
 
   void start() {
@@ -51,7 +60,11 @@ final class CpuGroups {
     double seconds = (System.nanoTime() - startNanos) / 1e9;
     Map<String, Double> pct = new LinkedHashMap<>();
     double named = 0;
-    for (String group : new String[] {CONSUMER, POSTGRES, RABBITMQ, BENCH}) {
+    String[] groups =
+        kafkaPid > 0
+            ? new String[] {CONSUMER, POSTGRES, RABBITMQ, KAFKA, BENCH}
+            : new String[] {CONSUMER, POSTGRES, RABBITMQ, BENCH};
+    for (String group : groups) {
       double p = percent(end, group, seconds);
       pct.put(group, p);
       named += p;
@@ -114,6 +127,8 @@ final class CpuGroups {
       own += children;
     } else if (RABBIT_COMMS.contains(comm)) {
       group = RABBITMQ;
+    } else if (pid == kafkaPid) {
+      group = KAFKA;
     }
     if (group != null) {
       ticks.merge(group, own, Long::sum);

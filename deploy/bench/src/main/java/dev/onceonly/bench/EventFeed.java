@@ -27,6 +27,15 @@ final class EventFeed {
     this.customers = customers;
   }
 
+  /** The feed of {@code --run --series --occurred-at [--customers 10000]}. */
+  static EventFeed of(Options o) {
+    return new EventFeed(
+        o.require("run"),
+        o.require("series"),
+        Instant.parse(o.require("occurred-at")),
+        o.getInt("customers", 10_000));
+  }
+
   /** The {@code index}-th event of the series: a unique order of a customer spread over the ids. */
   OrderCompleted event(int index) {
     String orderId = "b" + run + "-" + series + "-" + index;

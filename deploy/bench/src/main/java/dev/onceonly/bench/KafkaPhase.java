@@ -8,7 +8,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -89,19 +91,36 @@ public final class KafkaPhase {
     }
   }
 
+  /**
+   * The groups join first (each has its partitions and is back at their start); the clock and the
+   * CPU count start when both have, as consumer-service's groups had joined before its phases.
+   */
   private static void plain(String bootstrap, long kafkaPid, int count, String groupPrefix)
       throws Exception {
+    int groups = Publish.CONSUMERS.size();
+    CountDownLatch joined = new CountDownLatch(groups);
+    CountDownLatch go = new CountDownLatch(1);
+    ExecutorService threads = Executors.newFixedThreadPool(groups);
+    List<Future<Long>> reading = new ArrayList<>();
+    for (String consumer : Publish.CONSUMERS) {
+      String group = groupPrefix + "." + consumer;
+      reading.add(threads.submit(() -> readAndCommit(bootstrap, group, count, joined, go)));
+    }
+    if (!joined.await(60, TimeUnit.SECONDS)) {
+      threads.shutdownNow();
+      throw new IllegalStateException("the plain consumer groups did not join within 60 s");
+    }
     CpuGroups cpu = new CpuGroups(0, kafkaPid);
     cpu.start();
     long started = System.nanoTime();
-    List<CompletableFuture<Long>> groups = new ArrayList<>();
-    for (String consumer : Publish.CONSUMERS) {
-      String group = groupPrefix + "." + consumer;
-      groups.add(CompletableFuture.supplyAsync(() -> readAndCommit(bootstrap, group, count)));
-    }
+    go.countDown();
     long read = 0;
-    for (CompletableFuture<Long> g : groups) {
-      read += g.get(10, TimeUnit.MINUTES);
+    try {
+      for (Future<Long> g : reading) {
+        read += g.get(10, TimeUnit.MINUTES);
+      }
+    } finally {
+      threads.shutdownNow();
     }
     double seconds = (System.nanoTime() - started) / 1e9;
     Map<String, Double> cpuPct = cpu.stop();
@@ -112,8 +131,13 @@ public final class KafkaPhase {
     Publish.out("cores", CpuGroups.cores());
   }
 
-  /** Reads {@code count} records as consumer group {@code group}, committing after every poll. */
-  private static long readAndCommit(String bootstrap, String group, int count) {
+  /**
+   * Joins consumer group {@code group}, counts down {@code joined} and waits for {@code go}, then
+   * reads {@code count} records from the start of its partitions, committing after every poll.
+   */
+  private static long readAndCommit(
+      String bootstrap, String group, int count, CountDownLatch joined, CountDownLatch go)
+      throws InterruptedException {
     Properties p = new Properties();
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
@@ -124,9 +148,15 @@ public final class KafkaPhase {
     p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     long read = 0;
     long bytes = 0;
-    long lastMove = System.nanoTime();
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
       consumer.subscribe(List.of(TOPIC));
+      while (consumer.assignment().isEmpty()) {
+        consumer.poll(Duration.ofMillis(100)); // what it reads now is read again below
+      }
+      consumer.seekToBeginning(consumer.assignment());
+      joined.countDown();
+      go.await();
+      long lastMove = System.nanoTime();
       while (read < count) {
         ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));
         if (records.isEmpty()) {

@@ -17,15 +17,15 @@ final class BrokerFaults extends Scenario {
   void inject(Lab lab, long untilNanos) throws Exception {
     long quarter = lab.mode.window().toNanos() / 4;
     Thread.sleep(quarter / 1_000_000);
-    int closed = lab.rabbit.closeAllConnections("onceonly chaos scenario 4");
+    int closed = lab.node().closeAllConnections("onceonly chaos scenario 4");
     lab.faults.incrementAndGet();
     Lab.say("closed all %d broker connections", closed);
     Thread.sleep(quarter / 1_000_000);
-    lab.rabbit.stopApp();
+    lab.node().stopApp();
     lab.faults.incrementAndGet();
     Lab.say("broker application stopped");
     Thread.sleep(quarter / 1_000_000);
-    lab.rabbit.startApp();
+    lab.node().startApp();
     Lab.say("broker application started again");
   }
 }

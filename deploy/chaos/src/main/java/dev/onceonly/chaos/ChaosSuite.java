@@ -44,7 +44,8 @@ public final class ChaosSuite {
    * Scenarios with engines of their own ({@link StandaloneScenario}), by number, after the shared
    * ones.
    */
-  static final List<Supplier<StandaloneScenario>> STANDALONE = List.of();
+  static final List<Supplier<StandaloneScenario>> STANDALONE =
+      List.of(RabbitNodeKill::new, RabbitPartition::new);
 
   private ChaosSuite() {}
 
@@ -121,7 +122,7 @@ public final class ChaosSuite {
       try (Teardown teardown = new Teardown()) {
         PrivatePostgres pg = teardown.add(PrivatePostgres.start(portBase + 432));
         PrivateRabbit rabbit = teardown.add(PrivateRabbit.start(portBase + 672));
-        Fleet fleet = teardown.add(new Fleet(root, runDir, portBase, pg.jdbcUrl(), rabbit.port()));
+        Fleet fleet = teardown.add(new Fleet(root, runDir, portBase, pg.jdbcUrl(), rabbit.nodes()));
         System.out.printf(
             "private PostgreSQL on %d, RabbitMQ node %s on %d (%d s)%n",
             portBase + 432, rabbit.node(), rabbit.port(), secondsSince(started));

@@ -1,5 +1,6 @@
 package dev.onceonly.chaos;
 
+import dev.onceonly.model.BrokerNodes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -69,7 +70,8 @@ final class Fleet implements AutoCloseable {
   private final List<String> relayApiUrls = new ArrayList<>();
   private final List<String> relayManagementUrls = new ArrayList<>();
 
-  Fleet(Path root, Path runDir, int portBase, String dbUrl, int amqpPort) throws IOException {
+  Fleet(Path root, Path runDir, int portBase, String dbUrl, List<BrokerNodes.Node> brokerNodes)
+      throws IOException {
     Files.createDirectories(runDir);
     operatorPassword = HexFormat.of().formatHex(random(12));
     Map<String, String> auth = new HashMap<>();
@@ -94,8 +96,7 @@ final class Fleet implements AutoCloseable {
       env.putAll(auth);
       env.put("HTTP_PORT", Integer.toString(portBase + i));
       env.put("MANAGEMENT_PORT", Integer.toString(portBase + 10 + i));
-      env.put("RABBITMQ_HOST", "127.0.0.1");
-      env.put("RABBITMQ_PORT", Integer.toString(amqpPort));
+      env.put("RABBITMQ_ADDRESSES", BrokerNodes.text(brokerNodes));
       env.put("RABBITMQ_USER", "guest");
       env.put("RABBITMQ_PASSWORD", "guest");
       env.put("RABBITMQ_VHOST", "/");

@@ -30,7 +30,7 @@ final class Lab {
           .toList();
 
   final PrivatePostgres postgres;
-  final PrivateRabbit rabbit;
+  final Rabbit rabbit;
   final Fleet fleet;
   final ChaosDb db;
   final Options.Broker broker;
@@ -38,13 +38,13 @@ final class Lab {
   final Random random;
   final AtomicInteger faults = new AtomicInteger();
 
-  Lab(PrivatePostgres postgres, PrivateRabbit rabbit, Fleet fleet, Mode mode, long seed) {
+  Lab(PrivatePostgres postgres, Rabbit rabbit, Fleet fleet, Mode mode, long seed) {
     this.postgres = postgres;
     this.rabbit = rabbit;
     this.fleet = fleet;
     this.mode = mode;
     this.db = new ChaosDb(postgres.jdbcUrl());
-    this.broker = new Options.Broker("127.0.0.1", rabbit.port(), "/", "guest", "guest");
+    this.broker = new Options.Broker(rabbit.nodes(), "/", "guest", "guest");
     this.random = new Random(seed);
   }
 
@@ -72,12 +72,7 @@ final class Lab {
       say("PostgreSQL does not answer (%s): starting it", e.getMessage());
       postgres.startAgain();
     }
-    try {
-      rabbit.awaitRunning(5);
-    } catch (java.io.IOException e) {
-      say("the broker application is not running: starting it");
-      rabbit.startApp();
-    }
+    rabbit.ensureRunning();
     providerFaults(null);
     fleet.heal();
     db.empty();
@@ -86,6 +81,14 @@ final class Lab {
     }
     Calls.send("POST", fleet.sandboxUrl + "/sandbox/reset", null);
     faults.set(0);
+  }
+
+  /** The suite's single private node, which scenarios 4 and 7 act on; fails on a cluster. */
+  PrivateRabbit node() {
+    if (rabbit instanceof PrivateRabbit node) {
+      return node;
+    }
+    throw new IllegalStateException("this scenario runs on the single private node, not a cluster");
   }
 
   /** The state the invariants are judged on. */

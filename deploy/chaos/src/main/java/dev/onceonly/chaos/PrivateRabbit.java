@@ -1,5 +1,6 @@
 package dev.onceonly.chaos;
 
+import dev.onceonly.model.BrokerNodes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,20 +14,37 @@ import java.util.Map;
  * A RabbitMQ node of the suite's own ({@code onceonly-chaos@localhost}, AMQP on its own port, no
  * plugins, data and logs in a temporary directory): the scenarios close its connections and restart
  * its application, which they must never do to the machine's shared broker. Default vhost, guest.
+ * The nodes of a {@link RabbitCluster} are of this class too, each with a name, ports,
+ * configuration and Erlang cookie of the cluster's.
  */
-final class PrivateRabbit implements AutoCloseable {
+final class PrivateRabbit implements Rabbit {
 
   private static final Path SERVER = Path.of("/usr/sbin/rabbitmq-server");
   private static final Path CTL = Path.of("/usr/sbin/rabbitmqctl");
+
+  /**
+   * The scripts behind the two wrappers above. The wrappers set the home directory to the machine
+   * node's, and with it its Erlang cookie; a cluster's nodes run these with a home of the
+   * cluster's.
+   */
+  private static final Path SCRIPTS = Path.of("/usr/lib/rabbitmq/bin");
 
   private final Path dir;
   private final int port;
   private final String node;
 
-  private PrivateRabbit(Path dir, int port) {
+  /** A cluster node's home, where the cluster's Erlang cookie is; null for the single node. */
+  private final Path home;
+
+  /** Further environment of the node and its CLI (a cluster's ports and advanced config). */
+  private final Map<String, String> settings;
+
+  private PrivateRabbit(Path dir, int port, String node, Path home, Map<String, String> settings) {
     this.dir = dir;
     this.port = port;
-    this.node = System.getenv().getOrDefault("CHAOS_RABBIT_NODE", "onceonly-chaos") + "@localhost";
+    this.node = node;
+    this.home = home;
+    this.settings = Map.copyOf(settings);
   }
 
   static boolean installed() {
@@ -54,17 +72,14 @@ final class PrivateRabbit implements AutoCloseable {
   /** Starts a detached node and waits until its application runs. */
   static PrivateRabbit start(int port) throws Exception {
     Path dir = Files.createTempDirectory("onceonly-chaos-rabbit");
-    PrivateRabbit rabbit = new PrivateRabbit(dir, port);
+    String node =
+        System.getenv().getOrDefault("CHAOS_RABBIT_NODE", "onceonly-chaos") + "@localhost";
+    PrivateRabbit rabbit = new PrivateRabbit(dir, port, node, null, Map.of());
     Files.writeString(dir.resolve("enabled_plugins"), "[].\n");
     // The machine's /etc/rabbitmq/rabbitmq.conf names the shared node's listener: ours replaces it.
     Files.writeString(
         dir.resolve("rabbitmq.conf"), "listeners.tcp.local = 127.0.0.1:" + port + "\n");
-    if (Shell.isRoot()) {
-      // The rabbitmq-server wrapper runs the node as the rabbitmq user.
-      Shell.run(Map.of(), null, 10, "chown", "-R", "rabbitmq:rabbitmq", dir.toString());
-    }
-    Shell.run(rabbit.env(), dir, 60, SERVER.toString(), "-detached");
-    rabbit.awaitRunning(90);
+    rabbit.launch();
     rabbit.ctl(
         "set_policy",
         "--apply-to",
@@ -75,8 +90,38 @@ final class PrivateRabbit implements AutoCloseable {
     return rabbit;
   }
 
+  /**
+   * A node of a cluster, not started: {@code dir} holds its {@code rabbitmq.conf} and {@code
+   * enabled_plugins}, {@code home} the cluster's {@code .erlang.cookie}.
+   */
+  static PrivateRabbit clusterNode(
+      Path dir, int port, String node, Path home, Map<String, String> settings) {
+    return new PrivateRabbit(dir, port, node, home, settings);
+  }
+
+  /**
+   * Starts the node detached, as the rabbitmq user when the suite runs as root (as the wrapper
+   * would), and waits until its application runs; after a kill, on the data it had.
+   */
+  void launch() throws IOException, InterruptedException {
+    if (Shell.isRoot()) {
+      Shell.run(Map.of(), null, 10, "chown", "-R", "rabbitmq:rabbitmq", dir.toString());
+    }
+    String[] command =
+        home == null
+            ? new String[] {SERVER.toString(), "-detached"}
+            : Shell.as(
+                "rabbitmq",
+                "env",
+                "HOME=" + home,
+                SCRIPTS.resolve("rabbitmq-server").toString(),
+                "-detached");
+    Shell.run(env(), dir, 60, command);
+    awaitRunning(90);
+  }
+
   private Map<String, String> env() {
-    Map<String, String> env = new HashMap<>();
+    Map<String, String> env = new HashMap<>(settings);
     env.put("RABBITMQ_NODENAME", node);
     env.put("RABBITMQ_NODE_PORT", Integer.toString(port));
     env.put("RABBITMQ_DIST_PORT", Integer.toString(port + 1));
@@ -85,7 +130,19 @@ final class PrivateRabbit implements AutoCloseable {
     env.put("RABBITMQ_PID_FILE", dir.resolve("node.pid").toString());
     env.put("RABBITMQ_ENABLED_PLUGINS_FILE", dir.resolve("enabled_plugins").toString());
     env.put("RABBITMQ_CONFIG_FILE", dir.resolve("rabbitmq.conf").toString());
+    if (home != null) {
+      env.put("HOME", home.toString());
+    }
     return env;
+  }
+
+  /** rabbitmqctl against this node. */
+  private String[] ctlCommand(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(home == null ? CTL.toString() : SCRIPTS.resolve("rabbitmqctl").toString());
+    command.addAll(List.of("-n", node));
+    command.addAll(List.of(args));
+    return command.toArray(String[]::new);
   }
 
   /** await_startup fails at once while the node is not registered yet: asked again until then. */
@@ -93,9 +150,7 @@ final class PrivateRabbit implements AutoCloseable {
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
     Shell.Result last;
     do {
-      last =
-          Shell.attempt(
-              env(), dir, 30, CTL.toString(), "-n", node, "await_startup", "--timeout", "10");
+      last = tryCtl(30, "await_startup", "--timeout", "10");
       if (last.code() == 0) {
         return;
       }
@@ -105,16 +160,18 @@ final class PrivateRabbit implements AutoCloseable {
   }
 
   String ctl(String... args) throws IOException, InterruptedException {
-    String[] command = new String[args.length + 3];
-    command[0] = CTL.toString();
-    command[1] = "-n";
-    command[2] = node;
-    System.arraycopy(args, 0, command, 3, args.length);
-    return Shell.run(env(), dir, 120, command);
+    return Shell.run(env(), dir, 120, ctlCommand(args));
+  }
+
+  /** rabbitmqctl's exit code and output, whatever the code. */
+  Shell.Result tryCtl(long timeoutSeconds, String... args)
+      throws IOException, InterruptedException {
+    return Shell.attempt(env(), dir, timeoutSeconds, ctlCommand(args));
   }
 
   /** The node's pid (the Erlang VM), if it runs. */
-  List<Long> pids() {
+  @Override
+  public List<Long> pids() {
     return ProcessCpu.pidFile(dir.resolve("node.pid"));
   }
 
@@ -174,8 +231,24 @@ final class PrivateRabbit implements AutoCloseable {
     return without;
   }
 
-  void purge(String queue) throws IOException, InterruptedException {
-    Shell.attempt(env(), dir, 30, CTL.toString(), "-n", node, "purge_queue", queue);
+  @Override
+  public void purge(String queue) throws IOException, InterruptedException {
+    tryCtl(30, "purge_queue", queue);
+  }
+
+  @Override
+  public void ensureRunning() throws IOException, InterruptedException {
+    try {
+      awaitRunning(5);
+    } catch (IOException e) {
+      Lab.say("the broker application of %s is not running: starting it", node);
+      startApp();
+    }
+  }
+
+  @Override
+  public List<BrokerNodes.Node> nodes() {
+    return List.of(new BrokerNodes.Node("127.0.0.1", port));
   }
 
   int port() {
@@ -189,7 +262,7 @@ final class PrivateRabbit implements AutoCloseable {
   @Override
   public void close() throws Exception {
     try {
-      Shell.attempt(env(), dir, 60, CTL.toString(), "-n", node, "stop");
+      tryCtl(60, "stop");
     } finally {
       Shell.run(Map.of(), null, 30, "rm", "-rf", dir.toString());
     }

@@ -1,6 +1,8 @@
 package dev.onceonly.pipeline;
 
+import dev.onceonly.model.BrokerNodes;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Command-line options of the form {@code --name=value}; anything else is refused. */
@@ -77,7 +79,24 @@ public final class Options {
     KAFKA
   }
 
-  public record Broker(String host, int port, String vhost, String user, String password) {}
+  /**
+   * The broker's nodes, vhost and credentials: one node, or a cluster's, of which a connection goes
+   * to one that answers.
+   */
+  public record Broker(List<BrokerNodes.Node> nodes, String vhost, String user, String password) {
+
+    public Broker {
+      if (nodes.isEmpty()) {
+        throw new IllegalArgumentException("a broker needs at least one node");
+      }
+      nodes = List.copyOf(nodes);
+    }
+
+    /** One node. */
+    public Broker(String host, int port, String vhost, String user, String password) {
+      this(List.of(new BrokerNodes.Node(host, port)), vhost, user, password);
+    }
+  }
 
   public record Database(String url, String user, String password) {}
 }

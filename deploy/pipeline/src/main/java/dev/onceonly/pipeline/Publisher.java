@@ -1,6 +1,7 @@
 package dev.onceonly.pipeline;
 
 import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Address;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
@@ -40,15 +41,16 @@ public final class Publisher implements Sink {
     }
   }
 
+  /** A connection to a node of the broker that answers. */
   public static Connection connect(Options.Broker broker, String name)
       throws IOException, TimeoutException {
     ConnectionFactory factory = new ConnectionFactory();
-    factory.setHost(broker.host());
-    factory.setPort(broker.port());
     factory.setVirtualHost(broker.vhost());
     factory.setUsername(broker.user());
     factory.setPassword(broker.password());
-    return factory.newConnection(name);
+    List<Address> nodes =
+        broker.nodes().stream().map(n -> new Address(n.host(), n.port())).toList();
+    return factory.newConnection(nodes, name);
   }
 
   /** Publishes in order on one channel and waits for every confirm. */

@@ -105,9 +105,16 @@ final class LoopbackPartition implements AutoCloseable {
     return commands;
   }
 
-  /** Drops the node's distribution traffic from now on; fails if loopback already has a qdisc. */
+  /**
+   * Drops the node's distribution traffic from now on. A cut of ours left by a run that was killed
+   * is removed first; any other queueing discipline on loopback is someone else's, and refused.
+   */
   synchronized void cut() throws IOException, InterruptedException {
     String existing = Shell.run(Map.of(), null, 10, "tc", "qdisc", "show", "dev", "lo");
+    if (existing.contains("qdisc htb " + HANDLE + " root")) {
+      Shell.run(Map.of(), null, 10, "tc", "qdisc", "del", "dev", "lo", "root", "handle", HANDLE);
+      existing = Shell.run(Map.of(), null, 10, "tc", "qdisc", "show", "dev", "lo");
+    }
     if (!existing.strip().startsWith("qdisc noqueue")) {
       throw new IOException(
           "the loopback interface has a queueing discipline already, not ours to replace: "

@@ -12,7 +12,8 @@
 #   default  the trimmed set: short streams and fault windows (PostgreSQL down 10 s, xmin held 30 s)
 #   --full   the issue's durations and longer streams (PostgreSQL down 60 s, xmin held 5 min)
 # Logs of every process: deploy/chaos/target/chaos-run/; the table also in table.md there.
-# Ports used: the port base (28000, below the ephemeral range) + 0..14 for the services, + 432 PostgreSQL, + 672/673 RabbitMQ.
+# Ports used: the port base (28000, below the ephemeral range) + 0..14 for the services, + 432 PostgreSQL, + 672/673 RabbitMQ;
+# scenarios 11 and 12 (a RabbitMQ cluster): + 672/673, 682/683, 692/693 for its three nodes, + 702..711 for rabbitmqctl.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

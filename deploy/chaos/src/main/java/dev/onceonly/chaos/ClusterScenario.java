@@ -149,10 +149,24 @@ abstract class ClusterScenario extends Scenario implements StandaloneScenario {
   }
 
   /** Checks, from {@code asked}, whether the consumer queues have new leaders and consumers. */
-  void watchQueues(PrivateRabbit asked) throws Exception {
-    Map<String, RabbitCluster.Queue> seen = RabbitCluster.queues(asked, CONSUMER_QUEUES);
+  void watchQueues(PrivateRabbit asked) throws InterruptedException {
+    Map<String, RabbitCluster.Queue> seen;
+    try {
+      seen = RabbitCluster.queues(asked, CONSUMER_QUEUES);
+    } catch (IOException e) {
+      return; // a queue without a leader yet may not answer: asked again next time
+    }
     milestones.check(LEADERS, leadersMoved(seen, target));
     milestones.check(CONSUMERS, consumersBack(seen, target));
+  }
+
+  /** The nodes {@code asked} counts as running, or null if it does not answer this time. */
+  static List<String> running(PrivateRabbit asked) throws InterruptedException {
+    try {
+      return RabbitCluster.runningNodes(asked);
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   /**

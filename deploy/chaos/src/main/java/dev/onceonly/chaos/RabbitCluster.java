@@ -255,7 +255,15 @@ final class RabbitCluster implements Rabbit {
   static Map<String, Queue> queues(PrivateRabbit asked, Collection<String> queues)
       throws IOException, InterruptedException {
     return parseQueues(
-        asked.ctl("-q", "list_queues", "--no-table-headers", "name", "leader", "consumers"),
+        asked.ctl(
+            "-q",
+            "list_queues",
+            "--timeout",
+            "10",
+            "--no-table-headers",
+            "name",
+            "leader",
+            "consumers"),
         queues);
   }
 

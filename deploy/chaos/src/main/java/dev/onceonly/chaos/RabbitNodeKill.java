@@ -40,7 +40,8 @@ final class RabbitNodeKill extends ClusterScenario {
     long rejoinBound = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (System.nanoTime() < rejoinBound && !milestones.reached(REJOINED)) {
       watchQueues(asked);
-      milestones.check(REJOINED, RabbitCluster.runningNodes(asked).size() == RabbitCluster.SIZE);
+      List<String> running = running(asked);
+      milestones.check(REJOINED, running != null && running.size() == RabbitCluster.SIZE);
       Thread.sleep(500);
     }
   }

@@ -51,7 +51,8 @@ final class RabbitPartition extends ClusterScenario {
     int amqpPort = cluster.amqpPort(target.number());
     long healAt = System.nanoTime() + faultLasts(lab.mode).toNanos();
     while (System.nanoTime() < healAt) {
-      milestones.check(LOST, !RabbitCluster.runningNodes(asked).contains(target.node()));
+      List<String> running = running(asked);
+      milestones.check(LOST, running != null && !running.contains(target.node()));
       milestones.check(PAUSED, !accepts(amqpPort));
       watchQueues(asked);
       Thread.sleep(500);
@@ -61,9 +62,9 @@ final class RabbitPartition extends ClusterScenario {
     Lab.say("partition healed: %d packets dropped", dropped);
     long rejoinBound = System.nanoTime() + Duration.ofSeconds(90).toNanos();
     while (System.nanoTime() < rejoinBound && !milestones.reached(REJOINED)) {
+      List<String> running = running(asked);
       milestones.check(
-          REJOINED,
-          RabbitCluster.runningNodes(asked).size() == RabbitCluster.SIZE && accepts(amqpPort));
+          REJOINED, running != null && running.size() == RabbitCluster.SIZE && accepts(amqpPort));
       Thread.sleep(500);
     }
   }

@@ -96,7 +96,12 @@ final class Fleet implements AutoCloseable {
       env.putAll(auth);
       env.put("HTTP_PORT", Integer.toString(portBase + i));
       env.put("MANAGEMENT_PORT", Integer.toString(portBase + 10 + i));
-      env.put("RABBITMQ_ADDRESSES", BrokerNodes.text(brokerNodes));
+      if (brokerNodes.size() == 1) {
+        env.put("RABBITMQ_HOST", brokerNodes.get(0).host());
+        env.put("RABBITMQ_PORT", Integer.toString(brokerNodes.get(0).port()));
+      } else {
+        env.put("RABBITMQ_ADDRESSES", BrokerNodes.text(brokerNodes));
+      }
       env.put("RABBITMQ_USER", "guest");
       env.put("RABBITMQ_PASSWORD", "guest");
       env.put("RABBITMQ_VHOST", "/");

@@ -60,8 +60,8 @@ final class ConsumerChecks {
         receiptDuplicates,
         orderDuplicates);
     proof.note(
-        "%d orders were published twice at the same moment from two channels; %d order copies in"
-            + " all",
+        "%d orders were published twice at the same moment from two channels (two producers on"
+            + " Kafka); %d order copies in all",
         sent.concurrentPairs(), sent.orderCopies());
     long loyaltyApplied = counters.count("loyalty", "applied");
     long receiptApplied = counters.count("receipts", "applied");

@@ -45,7 +45,8 @@ public final class ChaosSuite {
    * ones.
    */
   static final List<Supplier<StandaloneScenario>> STANDALONE =
-      List.of(RabbitNodeKill::new, RabbitPartition::new);
+      List.of(
+          RabbitNodeKill::new, RabbitPartition::new, Failover::synchronous, Failover::asynchronous);
 
   private ChaosSuite() {}
 

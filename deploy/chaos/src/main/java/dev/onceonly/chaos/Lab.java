@@ -39,11 +39,19 @@ final class Lab {
   final AtomicInteger faults = new AtomicInteger();
 
   Lab(PrivatePostgres postgres, Rabbit rabbit, Fleet fleet, Mode mode, long seed) {
+    this(postgres, postgres.jdbcUrl(), rabbit, fleet, mode, seed);
+  }
+
+  /**
+   * A lab whose database the services reach by {@code jdbcUrl}; {@code postgres} may be null where
+   * a standalone scenario runs engines of its own (it then never calls {@link #reset}).
+   */
+  Lab(PrivatePostgres postgres, String jdbcUrl, Rabbit rabbit, Fleet fleet, Mode mode, long seed) {
     this.postgres = postgres;
     this.rabbit = rabbit;
     this.fleet = fleet;
     this.mode = mode;
-    this.db = new ChaosDb(postgres.jdbcUrl());
+    this.db = new ChaosDb(jdbcUrl);
     this.broker = new Options.Broker(rabbit.nodes(), "/", "guest", "guest");
     this.random = new Random(seed);
   }

@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * One chaos scenario: a stream flows while {@link #inject} injects the fault; then the suite waits
@@ -129,6 +130,15 @@ abstract class Scenario {
 
   /** Polls the invariants until they hold (the recovery time) or the mode's drain bound passes. */
   static Run settle(Lab lab, Traffic.Sent sent, long faultEnd) throws Exception {
+    return settle(lab, sent, faultEnd, () -> false);
+  }
+
+  /**
+   * As {@link #settle(Lab, Traffic.Sent, long)}, also ending, as settled, when {@code settledShort}
+   * says nothing more will change (a stream that lost messages, whose invariants never hold).
+   */
+  static Run settle(Lab lab, Traffic.Sent sent, long faultEnd, BooleanSupplier settledShort)
+      throws Exception {
     long deadline = faultEnd + lab.mode.drain().toNanos();
     Observation o = null;
     Invariants.Verdict verdict = null;
@@ -140,7 +150,7 @@ abstract class Scenario {
         verdict = new Invariants.Verdict(0, 0, List.of("could not observe: " + e.getMessage()));
       }
       long now = System.nanoTime();
-      if (verdict.passed()) {
+      if (verdict.passed() || settledShort.getAsBoolean()) {
         return new Run(sent, faultEnd, Duration.ofNanos(now - faultEnd), verdict, o);
       }
       if (now > deadline) {

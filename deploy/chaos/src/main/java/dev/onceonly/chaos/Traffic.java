@@ -17,6 +17,7 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * Publishes a scenario's stream: the pipeline's {@link FeedPlan} (orders with duplicates, copies
@@ -86,10 +87,20 @@ final class Traffic {
   private final ChaosDb db;
   private final AtomicLong published = new AtomicLong();
   private final AtomicLong republished = new AtomicLong();
+  private final BooleanSupplier settledShort;
 
   Traffic(Options.Broker broker, ChaosDb db) {
+    this(broker, db, () -> false);
+  }
+
+  /**
+   * A stream that may lose orders (a failover without a synchronous standby): phase 1 also ends
+   * when {@code settledShort} says nothing more will be credited, and the redemptions follow.
+   */
+  Traffic(Options.Broker broker, ChaosDb db, BooleanSupplier settledShort) {
     this.broker = broker;
     this.db = db;
+    this.settledShort = settledShort;
   }
 
   static FeedPlan plan(Spec spec) {
@@ -208,7 +219,7 @@ final class Traffic {
   private void awaitCredited(int orders, long deadline) throws Exception {
     while (System.nanoTime() < deadline) {
       try {
-        if (db.credited() >= orders) {
+        if (db.credited() >= orders || settledShort.getAsBoolean()) {
           return;
         }
       } catch (java.sql.SQLException e) {

@@ -63,7 +63,7 @@ final class PostgresPair implements AutoCloseable {
         "-U",
         "postgres",
         "--no-sync");
-    pair.startNode(pair.primaryData(), primaryPort, pair.primaryOptions());
+    pair.startNode(pair.primaryData(), primaryPort, pair.commonOptions(primaryPort));
     try (Connection c = connect(primaryPort, "postgres");
         Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + PrivatePostgres.DATABASE);
@@ -85,6 +85,7 @@ final class PostgresPair implements AutoCloseable {
         SLOT,
         "-X",
         "stream",
+        "--checkpoint=fast",
         "--no-sync");
     // -R wrote primary_conninfo without an application name: the standby's name is what
     // synchronous_standby_names lists, so the last line, which wins, adds it.
@@ -97,6 +98,16 @@ final class PostgresPair implements AutoCloseable {
             + "'\n",
         java.nio.file.StandardOpenOption.APPEND);
     pair.startNode(pair.standbyData(), standbyPort, pair.commonOptions(standbyPort));
+    if (synchronous) {
+      // Only now: named before the standby streams, it would hold every commit until then
+      // (CREATE DATABASE above included). The standby's copy of the settings never names it, so
+      // the promoted node does not wait for a standby it does not have.
+      try (Connection c = connect(primaryPort, "postgres");
+          Statement s = c.createStatement()) {
+        s.execute("ALTER SYSTEM SET synchronous_standby_names = '" + SLOT + "'");
+        s.execute("SELECT pg_reload_conf()");
+      }
+    }
     pair.awaitStreaming(Duration.ofSeconds(60));
     return pair;
   }
@@ -116,11 +127,6 @@ final class PostgresPair implements AutoCloseable {
         + dir
         + " -c fsync=off -c max_connections=200 -c wal_level=replica -c max_wal_senders=5"
         + " -c max_replication_slots=5 -c track_commit_timestamp=on -c synchronous_commit=on";
-  }
-
-  private String primaryOptions() {
-    return commonOptions(primaryPort)
-        + (synchronous ? " -c synchronous_standby_names=" + SLOT : "");
   }
 
   private void startNode(Path data, int port, String options)

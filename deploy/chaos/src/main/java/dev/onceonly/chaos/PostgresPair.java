@@ -280,9 +280,16 @@ final class PostgresPair implements AutoCloseable {
     return connect(standbyPort, PrivatePostgres.DATABASE);
   }
 
+  /** The suite's own connection to one node; a statement that hangs fails after a minute. */
   static Connection connect(int port, String database) throws SQLException {
     return DriverManager.getConnection(
-        "jdbc:postgresql://127.0.0.1:" + port + "/" + database, "postgres", "");
+        "jdbc:postgresql://127.0.0.1:"
+            + port
+            + "/"
+            + database
+            + "?connectTimeout=5&socketTimeout=60",
+        "postgres",
+        "");
   }
 
   /** The pids of both nodes' postmasters, those that run. */

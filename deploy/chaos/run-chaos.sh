@@ -12,8 +12,9 @@
 #   default  the trimmed set: short streams and fault windows (PostgreSQL down 10 s, xmin held 30 s)
 #   --full   the issue's durations and longer streams (PostgreSQL down 60 s, xmin held 5 min)
 # Logs of every process: deploy/chaos/target/chaos-run/; the table also in table.md there.
-# Ports used: the port base (28000, below the ephemeral range) + 0..14 for the services, + 432 PostgreSQL, + 672/673 RabbitMQ;
-# scenarios 11 and 12 (a RabbitMQ cluster): + 672/673, 682/683, 692/693 for its three nodes, + 702..711 for rabbitmqctl.
+# Ports used: the port base (28000, below the ephemeral range) + 0..15 for the services, + 432 PostgreSQL, + 672/673 RabbitMQ;
+# scenarios 11 and 12 (a RabbitMQ cluster): + 672/673, 682/683, 692/693 for its three nodes, + 702..711 for rabbitmqctl;
+# scenarios 15-17 (Kafka, on a broker of their own: deploy/kafka-broker): + 92/93.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -33,7 +34,7 @@ stale() { # a jar missing, or a source of what the suite runs newer than the old
     [[ -f $jar ]] || return 0
     [[ -z $oldest || $jar -ot $oldest ]] && oldest=$jar
   done
-  [[ -n $(find pom.xml shared-model extension consumer-service outbox-relay deploy/provider-sandbox deploy/pipeline deploy/chaos \
+  [[ -n $(find pom.xml shared-model extension consumer-service outbox-relay deploy/provider-sandbox deploy/pipeline deploy/kafka-broker deploy/chaos \
     -path '*/target' -prune -o -type f -newer "$oldest" -print -quit) ]]
 }
 if stale; then
@@ -41,6 +42,8 @@ if stale; then
   ./mvnw -B -q package -DskipTests -pl deploy/chaos -am
 fi
 
-exec java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+# The Kafka clients' own warnings (a broker a scenario stopped, "could not be established" many
+# times a second) are left out: the scenarios say what they did.
+exec java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dorg.slf4j.simpleLogger.log.org.apache.kafka=error \
   -cp "deploy/chaos/target/onceonly-chaos.jar:deploy/chaos/target/lib/*" \
   dev.onceonly.chaos.ChaosSuite --root="$ROOT" "$@"

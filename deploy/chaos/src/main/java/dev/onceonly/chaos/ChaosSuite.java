@@ -46,7 +46,13 @@ public final class ChaosSuite {
    */
   static final List<Supplier<StandaloneScenario>> STANDALONE =
       List.of(
-          RabbitNodeKill::new, RabbitPartition::new, Failover::synchronous, Failover::asynchronous);
+          RabbitNodeKill::new,
+          RabbitPartition::new,
+          Failover::synchronous,
+          Failover::asynchronous,
+          () -> new OnKafka(new ConsumerKills(15, "Kafka: kill -9 a consumer every 10±5 s")),
+          () -> new OnKafka(new RebalanceStorm()),
+          () -> new OnKafka(new KafkaOutage()));
 
   private ChaosSuite() {}
 

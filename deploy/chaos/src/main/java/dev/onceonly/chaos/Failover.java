@@ -131,7 +131,7 @@ final class Failover implements StandaloneScenario {
     Traffic traffic =
         synchronous
             ? lab.traffic()
-            : new Traffic(lab.broker, lab.db, () -> switched.get() && quiet.settled());
+            : new Traffic(lab::sink, lab.db, () -> switched.get() && quiet.settled());
     Traffic.Spec spec =
         new Traffic.Spec(lab.mode.customers(), lab.mode.orders(), 0, lab.random.nextLong());
     ExecutorService faultThread = Executors.newSingleThreadExecutor();

@@ -69,9 +69,26 @@ final class Fleet implements AutoCloseable {
   final String operatorPassword;
   private final List<String> relayApiUrls = new ArrayList<>();
   private final List<String> relayManagementUrls = new ArrayList<>();
+  final int portBase;
+  private final Path root;
+  private final Path runDir;
+  private final Map<String, String> consumerEnv = new HashMap<>();
 
+  /** The fleet on RabbitMQ: one node, or the nodes of a cluster. */
   Fleet(Path root, Path runDir, int portBase, String dbUrl, List<BrokerNodes.Node> brokerNodes)
       throws IOException {
+    this(root, runDir, portBase, dbUrl, rabbitEnv(brokerNodes));
+  }
+
+  /**
+   * The fleet whose consumers reach their broker through {@code brokerEnv} (RabbitMQ's variables,
+   * or {@code ONCEONLY_TRANSPORT=kafka} and Kafka's).
+   */
+  Fleet(Path root, Path runDir, int portBase, String dbUrl, Map<String, String> brokerEnv)
+      throws IOException {
+    this.portBase = portBase;
+    this.root = root;
+    this.runDir = runDir;
     Files.createDirectories(runDir);
     operatorPassword = HexFormat.of().formatHex(random(12));
     Map<String, String> auth = new HashMap<>();
@@ -91,30 +108,13 @@ final class Fleet implements AutoCloseable {
             Map.of("QUARKUS_HTTP_PORT", Integer.toString(sandboxPort)),
             sandboxUrl,
             runDir.resolve("provider-sandbox.log"));
+    consumerEnv.putAll(db);
+    consumerEnv.putAll(auth);
+    consumerEnv.putAll(brokerEnv);
+    consumerEnv.put("CONSUMER_THREADS", "2");
+    consumerEnv.put("QUEUE_DEPTH_REFRESH", "2s");
     for (int i = 1; i <= 2; i++) {
-      Map<String, String> env = new HashMap<>(db);
-      env.putAll(auth);
-      env.put("HTTP_PORT", Integer.toString(portBase + i));
-      env.put("MANAGEMENT_PORT", Integer.toString(portBase + 10 + i));
-      if (brokerNodes.size() == 1) {
-        env.put("RABBITMQ_HOST", brokerNodes.get(0).host());
-        env.put("RABBITMQ_PORT", Integer.toString(brokerNodes.get(0).port()));
-      } else {
-        env.put("RABBITMQ_ADDRESSES", BrokerNodes.text(brokerNodes));
-      }
-      env.put("RABBITMQ_USER", "guest");
-      env.put("RABBITMQ_PASSWORD", "guest");
-      env.put("RABBITMQ_VHOST", "/");
-      env.put("CONSUMER_THREADS", "2");
-      env.put("QUEUE_DEPTH_REFRESH", "2s");
-      consumers.add(
-          new ServiceProcess(
-              "consumer-" + i,
-              root.resolve("consumer-service/target/quarkus-app/quarkus-run.jar"),
-              JVM,
-              env,
-              "http://127.0.0.1:" + (portBase + 10 + i),
-              runDir.resolve("consumer-" + i + ".log")));
+      consumers.add(consumer("consumer-" + i, portBase + i, portBase + 10 + i));
     }
     for (int i = 1; i <= 2; i++) {
       Map<String, String> env = new HashMap<>(db);
@@ -136,6 +136,38 @@ final class Fleet implements AutoCloseable {
               relayManagementUrls.get(i - 1),
               runDir.resolve("relay-" + i + ".log")));
     }
+  }
+
+  /**
+   * A consumer-service instance like the fleet's two, on ports of its own: not started, not one of
+   * {@link #consumers} (scenario 16 adds members to a consumer group with it).
+   */
+  ServiceProcess consumer(String name, int httpPort, int managementPort) {
+    Map<String, String> env = new HashMap<>(consumerEnv);
+    env.put("HTTP_PORT", Integer.toString(httpPort));
+    env.put("MANAGEMENT_PORT", Integer.toString(managementPort));
+    return new ServiceProcess(
+        name,
+        root.resolve("consumer-service/target/quarkus-app/quarkus-run.jar"),
+        JVM,
+        env,
+        "http://127.0.0.1:" + managementPort,
+        runDir.resolve(name + ".log"));
+  }
+
+  /** RabbitMQ's variables for the services: one node's host and port, or a cluster's list. */
+  private static Map<String, String> rabbitEnv(List<BrokerNodes.Node> brokerNodes) {
+    Map<String, String> env = new HashMap<>();
+    if (brokerNodes.size() == 1) {
+      env.put("RABBITMQ_HOST", brokerNodes.get(0).host());
+      env.put("RABBITMQ_PORT", Integer.toString(brokerNodes.get(0).port()));
+    } else {
+      env.put("RABBITMQ_ADDRESSES", BrokerNodes.text(brokerNodes));
+    }
+    env.put("RABBITMQ_USER", "guest");
+    env.put("RABBITMQ_PASSWORD", "guest");
+    env.put("RABBITMQ_VHOST", "/");
+    return env;
   }
 
   /** The jars the fleet runs; the suite refuses to start if one is missing. */

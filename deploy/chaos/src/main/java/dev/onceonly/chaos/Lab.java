@@ -5,6 +5,7 @@ import dev.onceonly.pipeline.DeadLetterPeek;
 import dev.onceonly.pipeline.Options;
 import dev.onceonly.pipeline.Publisher;
 import dev.onceonly.pipeline.SandboxStats;
+import dev.onceonly.pipeline.Sink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,9 +17,10 @@ import java.util.stream.Stream;
 
 /**
  * Everything a scenario works with: the private database and broker, the fleet of services, the
- * stream publisher, the mode, a seeded random, and the count of faults injected.
+ * stream publisher, the mode, a seeded random, and the count of faults injected. The broker is
+ * RabbitMQ here; {@link KafkaLab} puts a Kafka broker in its place.
  */
-final class Lab {
+class Lab {
 
   static final List<String> DEAD_LETTER_QUEUES =
       List.of("onceonly.loyalty.dlq", "onceonly.receipts.dlq", "onceonly.profiles.dlq");
@@ -47,17 +49,41 @@ final class Lab {
    * a standalone scenario runs engines of its own (it then never calls {@link #reset}).
    */
   Lab(PrivatePostgres postgres, String jdbcUrl, Rabbit rabbit, Fleet fleet, Mode mode, long seed) {
+    this(
+        postgres,
+        jdbcUrl,
+        rabbit,
+        new Options.Broker(rabbit.nodes(), "/", "guest", "guest"),
+        fleet,
+        mode,
+        seed);
+  }
+
+  /** For a lab on another broker ({@link KafkaLab}): {@code rabbit} and {@code broker} null. */
+  Lab(
+      PrivatePostgres postgres,
+      String jdbcUrl,
+      Rabbit rabbit,
+      Options.Broker broker,
+      Fleet fleet,
+      Mode mode,
+      long seed) {
     this.postgres = postgres;
     this.rabbit = rabbit;
     this.fleet = fleet;
     this.mode = mode;
     this.db = new ChaosDb(jdbcUrl);
-    this.broker = new Options.Broker(rabbit.nodes(), "/", "guest", "guest");
+    this.broker = broker;
     this.random = new Random(seed);
   }
 
   Traffic traffic() {
-    return new Traffic(broker, db);
+    return new Traffic(this::sink, db);
+  }
+
+  /** A publisher of the stream: the exchange {@code loyalty.events}. */
+  Sink sink() throws Exception {
+    return new Publisher(broker);
   }
 
   /** Sandbox faults as JSON for {@code PUT /sandbox/faults}; {@code null} switches them off. */
@@ -80,15 +106,25 @@ final class Lab {
       say("PostgreSQL does not answer (%s): starting it", e.getMessage());
       postgres.startAgain();
     }
-    rabbit.ensureRunning();
+    brokerUp();
     providerFaults(null);
     fleet.heal();
     db.empty();
+    emptyQueues();
+    Calls.send("POST", fleet.sandboxUrl + "/sandbox/reset", null);
+    faults.set(0);
+  }
+
+  /** Starts the broker where a scenario that failed half-way left it stopped. */
+  void brokerUp() throws Exception {
+    rabbit.ensureRunning();
+  }
+
+  /** Empties the consumers' queues and dead-letter queues. */
+  void emptyQueues() throws Exception {
     for (String queue : QUEUES) {
       rabbit.purge(queue);
     }
-    Calls.send("POST", fleet.sandboxUrl + "/sandbox/reset", null);
-    faults.set(0);
   }
 
   /** The suite's single private node, which scenarios 4 and 7 act on; fails on a cluster. */
@@ -99,14 +135,20 @@ final class Lab {
     throw new IllegalStateException("this scenario runs on the single private node, not a cluster");
   }
 
-  /** The state the invariants are judged on. */
-  Observation observe() throws Exception {
+  /** The three dead-letter queues, read without taking their messages. */
+  List<DeadLetterPeek.Queue> deadLetters() throws Exception {
     List<DeadLetterPeek.Queue> deadLetters = new ArrayList<>();
     try (Connection amqp = Publisher.connect(broker, "onceonly-chaos-observe")) {
       for (String queue : DEAD_LETTER_QUEUES) {
         deadLetters.add(DeadLetterPeek.peek(amqp, queue, 10_000));
       }
     }
+    return deadLetters;
+  }
+
+  /** The state the invariants are judged on. */
+  Observation observe() throws Exception {
+    List<DeadLetterPeek.Queue> deadLetters = deadLetters();
     long effective = 0;
     Map<String, Long> effects = new HashMap<>();
     for (String api : List.of("receipts", "payouts")) {

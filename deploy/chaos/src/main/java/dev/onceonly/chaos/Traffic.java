@@ -4,9 +4,8 @@ import dev.onceonly.model.EventCodec;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.pipeline.FeedPlan;
 import dev.onceonly.pipeline.FeedSummary;
-import dev.onceonly.pipeline.Options;
 import dev.onceonly.pipeline.Outgoing;
-import dev.onceonly.pipeline.Publisher;
+import dev.onceonly.pipeline.Sink;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +24,8 @@ import java.util.function.BooleanSupplier;
  * profile versions out of order, then redemptions once loyalty has credited every order), its
  * middle spread over a time window so that the fault meets traffic, and optionally a share of extra
  * invalid messages. A chunk the broker does not confirm (a connection closed, the broker stopped)
- * is published again: copies are what the consumers absorb anyway.
+ * is published again: copies are what the consumers absorb anyway. The stream goes to RabbitMQ's
+ * exchange or to Kafka's topics, whichever {@link Sinks} opens.
  */
 final class Traffic {
 
@@ -81,24 +81,30 @@ final class Traffic {
     }
   }
 
+  /** Opens a publisher for one chunk: a connection or a producer of its own each time. */
+  @FunctionalInterface
+  interface Sinks {
+    Sink open() throws Exception;
+  }
+
   private static final int CHUNKS = 20;
 
-  private final Options.Broker broker;
+  private final Sinks sinks;
   private final ChaosDb db;
   private final AtomicLong published = new AtomicLong();
   private final AtomicLong republished = new AtomicLong();
   private final BooleanSupplier settledShort;
 
-  Traffic(Options.Broker broker, ChaosDb db) {
-    this(broker, db, () -> false);
+  Traffic(Sinks sinks, ChaosDb db) {
+    this(sinks, db, () -> false);
   }
 
   /**
    * A stream that may lose orders (a failover without a synchronous standby): phase 1 also ends
    * when {@code settledShort} says nothing more will be credited, and the redemptions follow.
    */
-  Traffic(Options.Broker broker, ChaosDb db, BooleanSupplier settledShort) {
-    this.broker = broker;
+  Traffic(Sinks sinks, ChaosDb db, BooleanSupplier settledShort) {
+    this.sinks = sinks;
     this.db = db;
     this.settledShort = settledShort;
   }
@@ -197,11 +203,11 @@ final class Traffic {
     }
     Exception last = null;
     for (int attempt = 0; System.nanoTime() < deadline; attempt++) {
-      try (Publisher publisher = new Publisher(broker)) {
+      try (Sink sink = sinks.open()) {
         if (twice) {
-          publisher.publishTwice(messages);
+          sink.publishTwice(messages);
         } else {
-          publisher.publish(messages);
+          sink.publish(messages);
         }
         published.addAndGet((long) messages.size() * (twice ? 2 : 1));
         if (attempt > 0) {

@@ -26,9 +26,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * The pipeline's look at Kafka, where RabbitMQ's tools look at queues: how many records each
  * consumer group of consumer-service has not committed yet (its lag, the queue depth's
  * counterpart), and the records of a dead-letter topic, read from its start without joining a group
- * or committing anything.
+ * or committing anything. The chaos suite's Kafka scenarios judge the dead letters with it too.
  */
-final class KafkaView implements AutoCloseable {
+public final class KafkaView implements AutoCloseable {
 
   /** consumer-service's consumers on Kafka: the topics each reads (docs/kafka.md). */
   static final Map<String, List<String>> TOPICS =
@@ -42,7 +42,7 @@ final class KafkaView implements AutoCloseable {
   private final String bootstrap;
   private final Admin admin;
 
-  KafkaView(String bootstrap) {
+  public KafkaView(String bootstrap) {
     this.bootstrap = bootstrap;
     this.admin = Admin.create(Map.of("bootstrap.servers", bootstrap));
   }
@@ -111,7 +111,7 @@ final class KafkaView implements AutoCloseable {
    * The consumer's dead-letter topic as {@link DeadLetterPeek} shows a queue: how many records it
    * holds and the first {@code max} of them, with their reason and failure headers.
    */
-  DeadLetterPeek.Queue deadLetters(String consumer, int max) throws Exception {
+  public DeadLetterPeek.Queue deadLetters(String consumer, int max) throws Exception {
     String topic = deadLetterTopic(consumer);
     Map<TopicPartition, Long> ends = ends(List.of(topic));
     long depth = ends.values().stream().mapToLong(Long::longValue).sum();

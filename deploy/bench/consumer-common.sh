@@ -13,8 +13,9 @@ QUIET_PCT=${QUIET_PCT:-30}
 QUIET_MAX=${QUIET_MAX:-120}
 SKIP_BUILD=${SKIP_BUILD:-0}
 # Heap capped so that the whole process stays under the 256 MB RSS target; Serial GC because on
-# 2 cores it costs no throughput here and keeps G1's native overhead off the RSS (README).
-CONSUMER_JAVA_OPTS=${CONSUMER_JAVA_OPTS:-"-Xms64m -Xmx160m -XX:+UseSerialGC -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=64m -Xss512k"}
+# 2 cores it costs no throughput here and keeps G1's native overhead off the RSS; a small initial
+# heap (the live heap is ~25 MB) and the native heap trimmed every 5 s: 19 MB less RSS (README).
+CONSUMER_JAVA_OPTS=${CONSUMER_JAVA_OPTS:-"-Xms16m -Xmx160m -XX:+UseSerialGC -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=64m -Xss512k -XX:+UnlockExperimentalVMOptions -XX:TrimNativeHeapInterval=5000"}
 
 HTTP_PORT=18080
 MANAGEMENT_PORT=19080 # health and metrics

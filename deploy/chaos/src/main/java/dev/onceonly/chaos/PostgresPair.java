@@ -193,6 +193,26 @@ final class PostgresPair implements AutoCloseable {
   }
 
   /**
+   * SIGSTOP to the primary's WAL sender: the standby receives nothing more while the primary goes
+   * on committing (an asynchronous standby falling behind, as over a congested link). The kill that
+   * follows takes the stopped process with the rest.
+   */
+  void stallWalSender() throws Exception {
+    long pid;
+    try (Connection c = connect(primaryPort, "postgres");
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT pid FROM pg_stat_replication WHERE application_name = '" + SLOT + "'")) {
+      if (!rs.next()) {
+        throw new IOException("no WAL sender serves the standby");
+      }
+      pid = rs.getLong(1);
+    }
+    Shell.run(Map.of(), null, 10, "kill", "-STOP", Long.toString(pid));
+  }
+
+  /**
    * SIGKILL to the primary's postmaster and every process below it at once: no shutdown checkpoint,
    * no goodbye to the standby or the clients, what was not sent is gone. Returns how many processes
    * it killed.

@@ -82,8 +82,8 @@ public class InvalidMessageLog {
     }
     String line =
         String.format(
-            "dead-lettering invalid message on %s (routing key %s): %s",
-            consumer.name(), subject, reason);
+            "dead-lettering invalid message on %s (%s %s): %s",
+            consumer.name(), consumer.kafka() ? "topic" : "routing key", subject, reason);
     try (TraceLogging.LogScope mdc = MessageTracing.logging(span)) {
       if (earlier < 0) {
         LOG.debug(line);

@@ -3,7 +3,9 @@ package dev.onceonly.internal.messaging;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.onceonly.internal.catalog.ConsumerSpec;
 import dev.onceonly.internal.catalog.Specs;
+import dev.onceonly.internal.config.ChannelDefaults;
 import io.opentelemetry.api.trace.Span;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,6 +88,36 @@ class InvalidMessageLogTest {
         .containsExactly(
             "dead-lettering invalid message on loyalty (routing key order.completed): a",
             "dead-lettering invalid message on receipts (routing key order.completed): b");
+  }
+
+  @Test
+  void onKafkaTheLineNamesTheTopic() {
+    InvalidMessageLog log = log(Duration.ofSeconds(10));
+    ConsumerSpec onKafka =
+        new ConsumerSpec(
+            "shipping",
+            "shipping",
+            "orders.completed",
+            true,
+            Object.class,
+            null,
+            null,
+            ChannelDefaults.KAFKA,
+            256,
+            "onceonly.shipping.dlt");
+    log.invalid(onKafka, "orders.completed", "not JSON", Span.getInvalid());
+    advance(Duration.ofSeconds(11));
+    log.invalid(onKafka, "orders.completed", "not JSON", Span.getInvalid());
+    log.invalid(onKafka, "orders.completed", "not JSON", Span.getInvalid());
+    advance(Duration.ofSeconds(11));
+    log.flush();
+
+    assertThat(lines)
+        .containsExactly(
+            "dead-lettering invalid message on shipping (topic orders.completed): not JSON",
+            "dead-lettering invalid message on shipping (topic orders.completed): not JSON",
+            "1 more invalid message on shipping dead-lettered since the last such line, each with"
+                + " its reason in onceonly.shipping.dlt");
   }
 
   @Test

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -46,7 +47,10 @@ public final class Poller {
   private final Wakeup wakeup = new Wakeup();
   private final CompletionQueue finished;
   private final LeaseFloor floor = new LeaseFloor(FLOOR_REFRESH);
-  private final Map<Long, Call> inFlight = new ConcurrentHashMap<>();
+  // Calls, not row ids: a row whose lease ran out while its call was still out is leased again and
+  // has two calls in flight; each one's outcome is written (the fence refuses the stale one) and
+  // each frees its room.
+  private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
   private final Map<String, Lane> lanes = new LinkedHashMap<>();
   private volatile boolean leasing = true;
   private volatile boolean running;
@@ -135,9 +139,8 @@ public final class Poller {
     List<Completion> released = new ArrayList<>();
     Instant now = Instant.now();
     String reason = "released by " + relayId + " at shutdown after waiting " + timeout;
-    for (Long id : List.copyOf(inFlight.keySet())) {
-      Call call = inFlight.remove(id);
-      if (call != null) {
+    for (Call call : List.copyOf(inFlight)) {
+      if (inFlight.remove(call)) {
         call.future().cancel(true);
         released.add(Completions.released(call.row(), relayId, reason, call.startedAt(), now));
       }
@@ -150,7 +153,7 @@ public final class Poller {
 
   private void awaitCalls(Duration timeout) {
     CompletableFuture<?>[] calls =
-        inFlight.values().stream().map(Call::future).toArray(CompletableFuture[]::new);
+        inFlight.stream().map(Call::future).toArray(CompletableFuture[]::new);
     try {
       CompletableFuture.allOf(calls).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException | ExecutionException e) {
@@ -258,10 +261,11 @@ public final class Poller {
 
   private void dispatch(LeasedRow row) {
     CompletableFuture<Completion> future = dispatcher.dispatch(row, relayId);
-    inFlight.put(row.id(), new Call(row, Instant.now(), future));
+    Call call = new Call(row, Instant.now(), future);
+    inFlight.add(call);
     future.whenComplete(
         (completion, error) -> {
-          if (inFlight.remove(row.id()) == null) {
+          if (!inFlight.remove(call)) {
             return; // released by stop()
           }
           if (completion != null) {

@@ -1,6 +1,7 @@
 package dev.onceonly.api;
 
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * What a handler decided. Every outcome is acked after its transaction commits; conflicts (the same
@@ -28,6 +29,9 @@ public final class Outcome {
    */
   public static final Outcome DUPLICATE = new Outcome(Kind.DUPLICATE, null, null);
 
+  /** Compiled once: {@code String.matches} compiled it again for every rejection. */
+  private static final Pattern REASON = Pattern.compile("[a-z0-9_]{1,64}");
+
   private final Kind kind;
   private final String reason;
   private final String detail;
@@ -45,7 +49,7 @@ public final class Outcome {
    * The handler must undo what it wrote for this message before it answers so, or throw instead.
    */
   public static Outcome rejected(String reason, String detail) {
-    if (reason == null || !reason.matches("[a-z0-9_]{1,64}")) {
+    if (reason == null || !REASON.matcher(reason).matches()) {
       throw new IllegalArgumentException(
           "a rejection reason is 1 to 64 lower-case letters, digits or '_', was " + reason);
     }

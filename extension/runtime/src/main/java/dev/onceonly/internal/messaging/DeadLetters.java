@@ -36,7 +36,7 @@ import org.eclipse.microprofile.config.Config;
  * caller rejects the original to the queue's own dead-letter exchange instead of losing it.
  *
  * <p>On a broker connection and channel of its own, with asynchronous confirms. Handlers do not
- * wait: a dead letter waits up to {@code DEAD_LETTER_LINGER} (100 ms) for others, or until {@value
+ * wait: a dead letter waits up to {@code DEAD_LETTER_LINGER} (300 ms) for others, or until {@value
  * #FULL_BATCH} wait, then all that waited are published together, and each original is acked when
  * its own confirm arrives, on the thread that reads the broker's confirms. What a dead letter costs
  * the machine (the publisher, the broker and the kernel) depends on how many the broker takes and

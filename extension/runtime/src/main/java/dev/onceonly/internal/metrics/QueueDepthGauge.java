@@ -8,6 +8,7 @@ import dev.onceonly.internal.catalog.ConsumerSpec;
 import dev.onceonly.internal.messaging.BrokerConnections;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
@@ -27,8 +28,10 @@ import org.jboss.logging.Logger;
  * and in its dead-letter queue, the lag and the dead letters to alert on. Read on a schedule with a
  * passive declare per queue, on a broker connection of its own, so a scrape never waits on the
  * broker and never disturbs the consumers' channels. A queue that cannot be read (broker down,
- * queue missing) shows NaN until it can again, rather than a stale count.
+ * queue missing) shows NaN until it can again, rather than a stale count. Built at start-up, so
+ * every gauge is in the first scrape (NaN until the first read) instead of appearing with it.
  */
+@Startup
 @Singleton
 public class QueueDepthGauge {
 

@@ -21,21 +21,8 @@ class ExistingClassicQueueTest {
 
   @RegisterExtension
   static final QuarkusUnitTest APP =
-      new QuarkusUnitTest()
-          .withApplicationRoot(
-              jar -> jar.addClasses(BuildErrorsTest.First.class, BuildErrorsTest.Parcel.class))
-          .overrideConfigKey("mp.messaging.incoming.parcels.connector", "smallrye-rabbitmq")
-          .overrideConfigKey("mp.messaging.incoming.parcels.queue.name", QUEUE)
-          .overrideConfigKey("rabbitmq-host", BROKER.get("rabbitmq-host"))
-          .overrideConfigKey("rabbitmq-port", BROKER.get("rabbitmq-port"))
-          .overrideConfigKey("rabbitmq-username", BROKER.get("rabbitmq-username"))
-          .overrideConfigKey("rabbitmq-password", BROKER.get("rabbitmq-password"))
-          .overrideConfigKey("rabbitmq-virtual-host", BROKER.get("rabbitmq-virtual-host"))
-          .overrideConfigKey("quarkus.onceonly.migrate-at-start", "false")
-          .overrideConfigKey("quarkus.devservices.enabled", "false")
-          .overrideConfigKey("quarkus.http.test-port", "0")
-          // Not reached: the queue check stops the start before any message needs the database.
-          .overrideConfigKey("quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:1/none")
+      ParcelsOnRabbitMq.service(BROKER, QUEUE)
+          // The queue check stops the start before any message needs the database.
           .assertException(
               BuildErrorsTest.message(
                   "RabbitMQ queue '"

@@ -24,22 +24,8 @@ class QueueDepthAtStartTest {
 
   @RegisterExtension
   static final QuarkusUnitTest APP =
-      new QuarkusUnitTest()
-          .withApplicationRoot(
-              jar -> jar.addClasses(BuildErrorsTest.First.class, BuildErrorsTest.Parcel.class))
-          .overrideConfigKey("mp.messaging.incoming.parcels.connector", "smallrye-rabbitmq")
-          .overrideConfigKey("mp.messaging.incoming.parcels.queue.name", QUEUE)
-          .overrideConfigKey("rabbitmq-host", BROKER.get("rabbitmq-host"))
-          .overrideConfigKey("rabbitmq-port", BROKER.get("rabbitmq-port"))
-          .overrideConfigKey("rabbitmq-username", BROKER.get("rabbitmq-username"))
-          .overrideConfigKey("rabbitmq-password", BROKER.get("rabbitmq-password"))
-          .overrideConfigKey("rabbitmq-virtual-host", BROKER.get("rabbitmq-virtual-host"))
-          .overrideConfigKey("quarkus.scheduler.enabled", "false")
-          .overrideConfigKey("quarkus.onceonly.migrate-at-start", "false")
-          .overrideConfigKey("quarkus.devservices.enabled", "false")
-          .overrideConfigKey("quarkus.http.test-port", "0")
-          // No message is sent: the consumer never needs its database.
-          .overrideConfigKey("quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:1/none");
+      ParcelsOnRabbitMq.service(BROKER, QUEUE)
+          .overrideConfigKey("quarkus.scheduler.enabled", "false");
 
   @Inject MeterRegistry registry;
 

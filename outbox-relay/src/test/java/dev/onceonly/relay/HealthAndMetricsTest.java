@@ -69,19 +69,27 @@ class HealthAndMetricsTest {
         .atMost(Duration.ofSeconds(10))
         .until(() -> OutboxRows.status(id).equals("delivered"));
 
-    onManagementPort()
-        .get("metrics")
-        .then()
-        .statusCode(200)
-        .body(containsString("onceonly_relay_pending "))
-        .body(containsString("onceonly_relay_oldest_pending_age_seconds "))
-        .body(containsString("onceonly_relay_attempts_total{destination=\"send_receipt\""))
-        .body(
-            containsString(
-                "onceonly_relay_deliveries_total{destination=\"send_receipt\",outcome=\"delivered\""))
-        .body(
-            containsString(
-                "onceonly_relay_delivery_latency_seconds{destination=\"send_receipt\",quantile=\"0.99\""));
+    // The relay counts an outcome after the completion commits, which may be just after the row
+    // reads as delivered: the scrape waits for the counters too.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                onManagementPort()
+                    .get("metrics")
+                    .then()
+                    .statusCode(200)
+                    .body(containsString("onceonly_relay_pending "))
+                    .body(containsString("onceonly_relay_oldest_pending_age_seconds "))
+                    .body(
+                        containsString(
+                            "onceonly_relay_attempts_total{destination=\"send_receipt\""))
+                    .body(
+                        containsString(
+                            "onceonly_relay_deliveries_total{destination=\"send_receipt\",outcome=\"delivered\""))
+                    .body(
+                        containsString(
+                            "onceonly_relay_delivery_latency_seconds{destination=\"send_receipt\",quantile=\"0.99\"")));
   }
 
   @Test

@@ -5,6 +5,7 @@ import dev.onceonly.chaos.FailoverFindings.Lease;
 import dev.onceonly.chaos.FailoverFindings.NodeState;
 import dev.onceonly.pipeline.SandboxStats;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -40,11 +41,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class Failover implements StandaloneScenario {
 
   /**
-   * How far the asynchronous standby is behind when the primary dies: its WAL sender is stopped
-   * this long before the kill. On one machine it is otherwise a fraction of a millisecond behind
-   * and the measurement would only say that; over a network, and under load, it is more.
+   * How far the asynchronous standby is behind when the primary dies, at least: its WAL sender is
+   * stopped this long before the kill. On one machine it is otherwise a fraction of a millisecond
+   * behind and the measurement would only say that; over a network, and under load, it is more.
    */
   static final Duration LAG = Duration.ofSeconds(1);
+
+  /**
+   * The stall lasts until the primary has committed this many claims the standby has not received
+   * (or {@link #LONGEST_STALL} has passed): the full run publishes in bursts seconds apart, and a
+   * stall that fell between two bursts held nothing back and measured nothing.
+   */
+  static final int UNREPLICATED_CLAIMS = 10;
+
+  /** The longest the WAL sender stays stopped waiting for {@link #UNREPLICATED_CLAIMS}. */
+  static final Duration LONGEST_STALL = Duration.ofSeconds(30);
+
+  private static final String SQL_CLAIMS_SINCE =
+      "SELECT count(*) FROM onceonly.processed_messages WHERE processed_at > ?";
 
   /** Sandbox latency: calls are in flight, rows leased, when the primary dies. */
   private static final String LATENCY = "{\"latencyMs\": 300}";
@@ -108,6 +122,7 @@ final class Failover implements StandaloneScenario {
 
   /** What the switch did and when. */
   private record Switch(
+      Duration stalled,
       int killed,
       Instant killedAt,
       Instant promotedAt,
@@ -179,12 +194,22 @@ final class Failover implements StandaloneScenario {
 
     notes.add(
         String.format(
-            (synchronous ? "" : "WAL sender stopped " + LAG.toMillis() + " ms before the kill; ")
+            (synchronous
+                    ? ""
+                    : "WAL sender stopped "
+                        + sw.stalled().toMillis()
+                        + " ms before the kill (at least "
+                        + LAG.toMillis()
+                        + " ms, until the primary had committed "
+                        + UNREPLICATED_CLAIMS
+                        + " claims, at most "
+                        + LONGEST_STALL.toSeconds()
+                        + " s); ")
                 + "primary killed (%d processes) %.1f s into the window; standby promoted %.1f s after"
                 + " the kill; services writing on the promoted node %.1f s after the promotion;"
                 + " %s %s after the kill",
             sw.killed(),
-            lab.mode.window().toMillis() / 3000.0 + (synchronous ? 0 : LAG.toMillis() / 1000.0),
+            (lab.mode.window().toMillis() / 3 + sw.stalled().toMillis()) / 1000.0,
             sw.toPromoted().toMillis() / 1000.0,
             sw.toWriting().toMillis() / 1000.0,
             settled.verdict().passed() ? "every invariant held" : "the stream settled",
@@ -296,10 +321,17 @@ final class Failover implements StandaloneScenario {
    * waits until a service writes on it.
    */
   private static Switch failover(PostgresPair pair, Lab lab) throws Exception {
+    Duration stalled = Duration.ZERO;
     if (!pair.synchronous()) {
+      long s0 = System.nanoTime();
+      Instant stalledAt = lab.db.now();
       pair.stallWalSender();
-      Lab.say("WAL sender stopped: the standby falls %d ms behind", LAG.toMillis());
       Thread.sleep(LAG.toMillis());
+      long claims = awaitClaimsSince(lab, stalledAt, s0 + LONGEST_STALL.toNanos());
+      stalled = Duration.ofNanos(System.nanoTime() - s0);
+      Lab.say(
+          "WAL sender stopped %d ms: the primary committed %d claims the standby has not received",
+          stalled.toMillis(), claims);
     }
     Instant killedAt = Instant.now();
     long t0 = System.nanoTime();
@@ -330,12 +362,36 @@ final class Failover implements StandaloneScenario {
     Lab.say(
         "services writing on the promoted node (%d ms after the promotion)", (t2 - t1) / 1_000_000);
     return new Switch(
+        stalled,
         killed,
         killedAt,
         promotedAt,
         Duration.ofNanos(t1 - t0),
         Duration.ofNanos(t2 - t1),
         atPromotion);
+  }
+
+  /**
+   * Waits until the primary has committed {@link #UNREPLICATED_CLAIMS} claims since {@code since}
+   * (its own clock), or until {@code deadline} ({@link System#nanoTime()}); returns how many it
+   * has.
+   */
+  private static long awaitClaimsSince(Lab lab, Instant since, long deadline) throws Exception {
+    while (true) {
+      long claims;
+      try (Connection c = lab.db.connect();
+          PreparedStatement s = c.prepareStatement(SQL_CLAIMS_SINCE)) {
+        s.setTimestamp(1, Timestamp.from(since));
+        try (ResultSet rs = s.executeQuery()) {
+          rs.next();
+          claims = rs.getLong(1);
+        }
+      }
+      if (claims >= UNREPLICATED_CLAIMS || System.nanoTime() > deadline) {
+        return claims;
+      }
+      Thread.sleep(100);
+    }
   }
 
   /**

@@ -122,6 +122,9 @@ final class ChaosDb {
    * duration after it was taken): leases left by an earlier, killed process of the same relay id
    * are not counted.
    */
+  static final String SQL_CLAIMS_SINCE =
+      "SELECT count(*) FROM onceonly.processed_messages WHERE processed_at > ?";
+
   static final String SQL_LEASES_TAKEN_SINCE =
       """
       SELECT count(*) FROM outbox.outbox
@@ -170,6 +173,18 @@ final class ChaosDb {
       ps.setString(1, owner);
       ps.setString(2, lease.toMillis() + " milliseconds");
       ps.setObject(3, java.time.OffsetDateTime.ofInstant(since, java.time.ZoneOffset.UTC));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  /** Claims the services committed with a transaction that started after {@code since}. */
+  long claimsSince(java.time.Instant since) throws SQLException {
+    try (Connection c = connect();
+        PreparedStatement ps = c.prepareStatement(SQL_CLAIMS_SINCE)) {
+      ps.setObject(1, java.time.OffsetDateTime.ofInstant(since, java.time.ZoneOffset.UTC));
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return rs.getLong(1);

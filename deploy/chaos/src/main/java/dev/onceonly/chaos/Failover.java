@@ -5,7 +5,6 @@ import dev.onceonly.chaos.FailoverFindings.Lease;
 import dev.onceonly.chaos.FailoverFindings.NodeState;
 import dev.onceonly.pipeline.SandboxStats;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -56,9 +55,6 @@ final class Failover implements StandaloneScenario {
 
   /** The longest the WAL sender stays stopped waiting for {@link #UNREPLICATED_CLAIMS}. */
   static final Duration LONGEST_STALL = Duration.ofSeconds(30);
-
-  private static final String SQL_CLAIMS_SINCE =
-      "SELECT count(*) FROM onceonly.processed_messages WHERE processed_at > ?";
 
   /** Sandbox latency: calls are in flight, rows leased, when the primary dies. */
   private static final String LATENCY = "{\"latencyMs\": 300}";
@@ -378,15 +374,7 @@ final class Failover implements StandaloneScenario {
    */
   private static long awaitClaimsSince(Lab lab, Instant since, long deadline) throws Exception {
     while (true) {
-      long claims;
-      try (Connection c = lab.db.connect();
-          PreparedStatement s = c.prepareStatement(SQL_CLAIMS_SINCE)) {
-        s.setTimestamp(1, Timestamp.from(since));
-        try (ResultSet rs = s.executeQuery()) {
-          rs.next();
-          claims = rs.getLong(1);
-        }
-      }
+      long claims = lab.db.claimsSince(since);
       if (claims >= UNREPLICATED_CLAIMS || System.nanoTime() > deadline) {
         return claims;
       }

@@ -12,11 +12,22 @@ import java.util.UUID;
 @ApplicationScoped
 public class LedgerRepository {
 
-  static final String SQL_INSERT_CREDIT =
+  /**
+   * The ledger row of a credit and the balance it adds to, in one statement: the balance changes
+   * only if the ledger row went in, and one row changed means credited now. One round trip instead
+   * of two for the most common message (issue 37: a third fewer statements per fresh message).
+   */
+  static final String SQL_CREDIT =
       """
-      INSERT INTO loyalty.point_ledger (customer_id, order_id, points, event_id, message_key)
-      VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT (order_id) DO NOTHING
+      WITH credited AS (
+          INSERT INTO loyalty.point_ledger (customer_id, order_id, points, event_id, message_key)
+          VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT (order_id) DO NOTHING
+          RETURNING customer_id, points)
+      INSERT INTO loyalty.balances (customer_id, points)
+      SELECT customer_id, points FROM credited
+      ON CONFLICT (customer_id)
+      DO UPDATE SET points = balances.points + EXCLUDED.points, updated_at = now()
       """;
 
   static final String SQL_INSERT_DEBIT =
@@ -31,13 +42,6 @@ public class LedgerRepository {
       DELETE FROM loyalty.point_ledger WHERE redemption_id = ?
       """;
 
-  static final String SQL_CREDIT_BALANCE =
-      """
-      INSERT INTO loyalty.balances (customer_id, points) VALUES (?, ?)
-      ON CONFLICT (customer_id)
-      DO UPDATE SET points = balances.points + EXCLUDED.points, updated_at = now()
-      """;
-
   static final String SQL_DEBIT_BALANCE =
       """
       UPDATE loyalty.balances SET points = points - ?, updated_at = now()
@@ -50,11 +54,14 @@ public class LedgerRepository {
     this.jdbc = jdbc;
   }
 
-  /** Records a credit for an order; false if the order was already credited. */
-  public boolean insertCredit(
+  /**
+   * Records a credit for an order and adds its points to the balance, creating the balance if the
+   * customer is new; false, and nothing changed, if the order was already credited.
+   */
+  public boolean credit(
       String customerId, String orderId, long points, UUID eventId, String messageKey)
       throws SQLException {
-    return jdbc.update(SQL_INSERT_CREDIT, customerId, orderId, points, eventId, messageKey) == 1;
+    return jdbc.update(SQL_CREDIT, customerId, orderId, points, eventId, messageKey) == 1;
   }
 
   /** Records a debit for a redemption; false if the redemption was already debited. */
@@ -68,11 +75,6 @@ public class LedgerRepository {
   /** Takes back a debit row written in this transaction when the balance did not cover it. */
   public void deleteDebit(String redemptionId) throws SQLException {
     jdbc.update(SQL_DELETE_DEBIT, redemptionId);
-  }
-
-  /** Adds points, creating the balance if the customer is new. */
-  public void creditBalance(String customerId, long points) throws SQLException {
-    jdbc.update(SQL_CREDIT_BALANCE, customerId, points);
   }
 
   /** Takes points only if the balance covers them; false leaves the balance unchanged. */

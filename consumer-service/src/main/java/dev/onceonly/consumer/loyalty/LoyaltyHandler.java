@@ -59,12 +59,11 @@ public class LoyaltyHandler implements IdempotentHandler<LoyaltyEvent> {
 
   private Outcome credit(OrderCompleted order) throws SQLException {
     long points = pointsFor(order.totalCents());
-    if (!ledger.insertCredit(
+    if (!ledger.credit(
         order.customerId(), order.orderId(), points, order.eventId(), order.messageKey())) {
       LOG.debugf("ledger already credits %s: natural key held", order.messageKey());
       return Outcome.DUPLICATE;
     }
-    ledger.creditBalance(order.customerId(), points);
     return Outcome.APPLIED;
   }
 

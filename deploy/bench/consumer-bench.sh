@@ -5,8 +5,8 @@
 # deploy/bench/results/consumer-<timestamp>.txt. See deploy/bench/README.md.
 #
 # Usage: deploy/bench/consumer-bench.sh
-# Knobs (environment): EVENTS=20000 WARMUP=10000 POISON=10000 DLQ_LAZY=1 CONSUMER_THREADS=4 CONSUMER_PREFETCH=128
-#   DB_POOL_SIZE (service default 16) PGBENCH_SECONDS=15 MAX_BACKLOG=4000 CUSTOMERS=10000
+# Knobs (environment): EVENTS=20000 WARMUP=40000 POISON=10000 DLQ_LAZY=1 CONSUMER_THREADS=4 CONSUMER_PREFETCH=128
+#   DB_POOL_SIZE (service default 16) PGBENCH_SECONDS=15 MAX_BACKLOG=800 CUSTOMERS=10000
 #   CONSUMER_JAVA_OPTS="-Xmx160m -XX:+UseSerialGC ..." QUIET_PCT=30 QUIET_MAX=120 SKIP_BUILD=0
 #   TRACING=off|on (on: the consumer exports spans over OTLP/HTTP to a local sink, tracing.sh)
 # Exits 0 when it measured, MISS or not; non-zero only when something broke.
@@ -17,7 +17,9 @@ BENCH=$ROOT/deploy/bench
 
 POISON=${POISON:-10000}
 DLQ_LAZY=${DLQ_LAZY:-1}
-MAX_BACKLOG=${MAX_BACKLOG:-4000}
+# Six times what the consumer holds unacknowledged from a queue (prefetch 128): it always has work
+# waiting, and RabbitMQ's cost of a deep queue is not charged to it (README, the publisher).
+MAX_BACKLOG=${MAX_BACKLOG:-800}
 VHOST=onceonly-bench
 # The settings both consumer benchmarks share (EVENTS, WARMUP, threads, prefetch, pgbench, the
 # consumer's JVM and ports), the ceiling, the quiet gate and the consumer's start and stop.
@@ -105,9 +107,18 @@ dead_letters() { # prints "<loyalty dlq> <receipts dlq>" messages
   rabbitmqctl -q list_queues -p "$VHOST" name messages \
     | awk '$1=="onceonly.loyalty.dlq"{l=$2} $1=="onceonly.receipts.dlq"{r=$2} END{printf "%d %d", l, r}'
 }
+# The broker confirms a dead letter once it is stored; the queue's own count (what list_queues
+# answers, ahead of the deliveries still in the queue's mailbox) can trail it by thousands of
+# messages when the lazy dead-letter queues write to a slow disk: measured 7,111 of 15,000 at the
+# moment the consumer had counted all of them, 15,000 seconds later. So the count is awaited, up to
+# 60 s, before it is judged.
 check_dead_letters() { # <phase> <expected in each dead-letter queue>
   local got
-  got=$(dead_letters)
+  for _ in $(seq 120); do
+    got=$(dead_letters)
+    [[ $got == "$2 $2" ]] && break
+    sleep 0.5
+  done
   [[ $got == "$2 $2" ]] || die "after $1: loyalty/receipts dead-letter queues hold '$got', expected '$2 $2'"
   say "  every invalid message dead-lettered by both consumers: $2 in each dead-letter queue"
 }
@@ -158,6 +169,8 @@ all_per_msg() {
 }
 fresh_ratio=$(calc '%.2f' "$fresh / $ceiling")
 dup_ratio=$(calc '%.2f' "$dups / $fresh")
+dup_ceiling_ratio=$(calc '%.2f' "$dups / $ceiling_dup")
+fresh_all_ms=$(all_per_msg "$F")
 # the largest RSS sampled in any measured phase, and which
 MEASURED=(fresh duplicates poison poisoned poisoned-2 duplicates-2)
 rss_sampled=()
@@ -184,15 +197,17 @@ ms_more() { printf 'mean %s, worst p99 %s' "$(kv "$1" "${2}_mean_ms")" "$(kv "$1
   printf '%-34s %-26s %-24s %s\n' figure measured target result
   printf '%-34s %-26s %-24s %s\n' "ceiling: pgbench fresh tx (4 cl.)" "$ceiling TPS" "" "(runs: $ceiling1, $ceiling2)"
   printf '%-34s %-26s %-24s %s\n' "fresh: consumer messages/s" "$fresh ($(int "$(kv "$F" events_per_s)") events/s)" \
-    ">= 0.5 x ceiling" "$(verdict "$fresh_ratio >= 0.5") ($fresh_ratio x)"
+    ">= 1.5 x ceiling" "$(verdict "$fresh_ratio >= 1.5") ($fresh_ratio x)"
   printf '%-34s %-26s %-24s %s\n' "duplicates: messages/s" "$dups ($(int "$(kv "$D" events_per_s)") events/s)" \
-    ">= 2 x fresh" "$(verdict "$dup_ratio >= 2") ($dup_ratio x)"
+    ">= 1.0 x dup. ceiling" "$(verdict "$dup_ceiling_ratio >= 1.0") ($dup_ceiling_ratio x $ceiling_dup TPS; $dup_ratio x fresh)"
+  printf '%-34s %-26s %-24s %s\n' "CPU per fresh message, all" "$fresh_all_ms ms" "<= 0.27 ms" \
+    "$(verdict "$fresh_all_ms <= 0.27") (consumer $(per_msg "$F" consumer), rabbitmq $(per_msg "$F" rabbitmq), postgres $(per_msg "$F" postgres))"
   printf '%-34s %-26s %-24s %s\n' "poison: invalid messages/s" "$poison ($(int "$(kv "$P" events_per_s)") published/s)" \
-    "" "(all CPU $(all_per_msg "$P") ms per message; fresh $(all_per_msg "$F"), duplicates $(all_per_msg "$D"))"
+    "" "(all CPU $(all_per_msg "$P") ms per message; fresh $fresh_all_ms, duplicates $(all_per_msg "$D"))"
   printf '%-34s %-26s %-24s %s\n' "duplicates with 10 % poison: msg/s" "$dups_poisoned (alone $dups_alone)" \
     ">= 0.9 x alone" "$(verdict "$poisoned_ratio >= 0.9") ($poisoned_ratio x)"
-  printf '%-34s %-26s %-24s %s\n' "max RSS under load" "$(calc '%.1f' "$rss") MB ($rss_phase)" "<= 256 MB" \
-    "$(verdict "$rss <= 256")"
+  printf '%-34s %-26s %-24s %s\n' "max RSS under load" "$(calc '%.1f' "$rss") MB ($rss_phase)" "<= 200 MB" \
+    "$(verdict "$rss <= 200")"
   printf '%-34s %-26s %-24s %s\n' "fresh p50/p99 ms loyalty" "$(ms "$F" loyalty)" "" "$(ms_more "$F" loyalty)"
   printf '%-34s %-26s %-24s %s\n' "fresh p50/p99 ms receipts" "$(ms "$F" receipts)" "" "$(ms_more "$F" receipts)"
   printf '%-34s %-26s %-24s %s\n' "duplicates p50/p99 ms loyalty" "$(ms "$D" loyalty)" "" "$(ms_more "$D" loyalty)"

@@ -7,7 +7,7 @@
 # deploy/bench/results/kafka-<timestamp>.txt. See deploy/bench/README.md, "Kafka".
 #
 # Usage: flock /tmp/onceonly-heavy.lock deploy/bench/kafka-bench.sh
-# Knobs (environment): EVENTS=20000 WARMUP=10000 CONSUMER_THREADS=4 CONSUMER_PREFETCH=128
+# Knobs (environment): EVENTS=20000 WARMUP=40000 CONSUMER_THREADS=4 CONSUMER_PREFETCH=128
 #   DB_POOL_SIZE (service default 16) PGBENCH_SECONDS=15 CUSTOMERS=10000 PARTITIONS=3
 #   KAFKA_PORT=19392 (its controller takes the next port) CONSUMER_JAVA_OPTS="-Xmx160m ..."
 #   QUIET_PCT=30 QUIET_MAX=120 SKIP_BUILD=0

@@ -110,8 +110,8 @@ dead_letters() { # prints "<loyalty dlq> <receipts dlq>" messages
 # The broker confirms a dead letter once it is stored; the queue's own count (what list_queues
 # answers, ahead of the deliveries still in the queue's mailbox) can trail it by thousands of
 # messages when the lazy dead-letter queues write to a slow disk: measured 7,111 of 15,000 at the
-# moment the consumer had counted all of them, 15,000 seconds later. So the count is awaited, up to
-# 60 s, before it is judged.
+# moment the consumer had counted all of them, and all 15,000 a few seconds later. So the count is
+# awaited, up to 60 s, before it is judged.
 check_dead_letters() { # <phase> <expected in each dead-letter queue>
   local got
   for _ in $(seq 120); do

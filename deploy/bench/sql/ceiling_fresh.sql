@@ -2,8 +2,10 @@
 -- claim (INSERT ... ON CONFLICT DO NOTHING RETURNING), ledger credit with its balance upsert (one
 -- statement), outbox row with its idempotency key taken in outbox_keys (one statement).
 -- Same tables, indexes and trigger as the service (the script loads its Flyway migrations), same
--- statements as ClaimRepository, LedgerRepository (SQL_CREDIT) and OutboxWriter (SQL_INSERT). Needs -D run=<0..999>
--- -D seq=0; pgbench keeps a client's variables between transactions, so the order id is unique.
+-- statements as ClaimRepository, LedgerRepository (SQL_CREDIT) and OutboxWriter (SQL_INSERT).
+-- The outbox row carries a W3C traceparent, as every row the service writes does (tracing on or
+-- off), so the trace index takes its entry. Needs -D run=<0..999> -D seq=0; pgbench keeps a
+-- client's variables between transactions, so the order id is unique.
 -- Keys are built with concat_ws(':', ...) because pgbench takes any ":name", even inside a quoted
 -- literal, for one of its variables.
 \set seq :seq + 1
@@ -42,7 +44,8 @@ SELECT 'send_receipt',
                           'customerId', 'cust-' || :cust::text, 'totalCents', :cents::int,
                           'currency', 'EUR'),
        idempotency_key, NULL, 'receipts', concat_ws(':', 'order-completed', 'pgb-' || :id::text),
-       NULL, now()
+       concat_ws('-', '00', md5('trace-' || :id::text), left(md5('span-' || :id::text), 16), '01'),
+       now()
   FROM taken
 ON CONFLICT (idempotency_key) DO NOTHING;
 \endif

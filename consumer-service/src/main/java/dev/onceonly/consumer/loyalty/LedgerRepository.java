@@ -15,7 +15,7 @@ public class LedgerRepository {
   /**
    * The ledger row of a credit and the balance it adds to, in one statement: the balance changes
    * only if the ledger row went in, and one row changed means credited now. One round trip instead
-   * of two for the most common message (issue 37: a third fewer statements per fresh message).
+   * of two for the most common message (deploy/bench/RESULTS.md, 2026-12-07).
    */
   static final String SQL_CREDIT =
       """

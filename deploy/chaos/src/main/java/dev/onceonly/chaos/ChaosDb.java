@@ -6,6 +6,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -117,14 +121,15 @@ final class ChaosDb {
       SELECT idempotency_key, status FROM outbox.outbox
       """;
 
+  /** Claims committed by transactions that started after the given moment. */
+  static final String SQL_CLAIMS_SINCE =
+      "SELECT count(*) FROM onceonly.processed_messages WHERE processed_at > ?";
+
   /**
    * Rows a relay holds under a live lease taken after the given moment (a lease ends one lease
    * duration after it was taken): leases left by an earlier, killed process of the same relay id
    * are not counted.
    */
-  static final String SQL_CLAIMS_SINCE =
-      "SELECT count(*) FROM onceonly.processed_messages WHERE processed_at > ?";
-
   static final String SQL_LEASES_TAKEN_SINCE =
       """
       SELECT count(*) FROM outbox.outbox
@@ -166,44 +171,41 @@ final class ChaosDb {
     }
   }
 
-  long leasesTakenSince(String owner, java.time.Duration lease, java.time.Instant since)
-      throws SQLException {
-    try (Connection c = connect();
-        PreparedStatement ps = c.prepareStatement(SQL_LEASES_TAKEN_SINCE)) {
-      ps.setString(1, owner);
-      ps.setString(2, lease.toMillis() + " milliseconds");
-      ps.setObject(3, java.time.OffsetDateTime.ofInstant(since, java.time.ZoneOffset.UTC));
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    }
+  /** {@link #SQL_LEASES_TAKEN_SINCE}. */
+  long leasesTakenSince(String owner, Duration lease, Instant since) throws SQLException {
+    return count(SQL_LEASES_TAKEN_SINCE, owner, lease.toMillis() + " milliseconds", utc(since));
   }
 
-  /** Claims the services committed with a transaction that started after {@code since}. */
-  long claimsSince(java.time.Instant since) throws SQLException {
-    try (Connection c = connect();
-        PreparedStatement ps = c.prepareStatement(SQL_CLAIMS_SINCE)) {
-      ps.setObject(1, java.time.OffsetDateTime.ofInstant(since, java.time.ZoneOffset.UTC));
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    }
+  /** {@link #SQL_CLAIMS_SINCE}. */
+  long claimsSince(Instant since) throws SQLException {
+    return count(SQL_CLAIMS_SINCE, utc(since));
   }
 
   /** Orders credited ({@link #SQL_CREDITED}). */
   long credited() throws SQLException {
+    return count(SQL_CREDITED);
+  }
+
+  /** The one number a count query answers. */
+  private long count(String sql, Object... params) throws SQLException {
     try (Connection c = connect();
-        PreparedStatement ps = c.prepareStatement(SQL_CREDITED);
-        ResultSet rs = ps.executeQuery()) {
-      rs.next();
-      return rs.getLong(1);
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < params.length; i++) {
+        ps.setObject(i + 1, params[i]);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
     }
   }
 
+  private static OffsetDateTime utc(Instant at) {
+    return OffsetDateTime.ofInstant(at, ZoneOffset.UTC);
+  }
+
   /** The database's clock now. */
-  java.time.Instant now() throws SQLException {
+  Instant now() throws SQLException {
     return instant("SELECT clock_timestamp()");
   }
 
@@ -223,13 +225,13 @@ final class ChaosDb {
   }
 
   /** The single timestamp a query returns; the epoch if it returns null. */
-  java.time.Instant instant(String sql) throws SQLException {
+  Instant instant(String sql) throws SQLException {
     try (Connection c = connect();
         PreparedStatement ps = c.prepareStatement(sql);
         ResultSet rs = ps.executeQuery()) {
       rs.next();
       java.sql.Timestamp t = rs.getTimestamp(1);
-      return t == null ? java.time.Instant.EPOCH : t.toInstant();
+      return t == null ? Instant.EPOCH : t.toInstant();
     }
   }
 

@@ -171,6 +171,12 @@ fresh_ratio=$(calc '%.2f' "$fresh / $ceiling")
 dup_ratio=$(calc '%.2f' "$dups / $fresh")
 dup_ceiling_ratio=$(calc '%.2f' "$dups / $ceiling_dup")
 fresh_all_ms=$(all_per_msg "$F")
+# The model: the machine's busy CPU per ceiling transaction (of the run that set the ceiling) and
+# per fresh message; filling every core, fresh could not run faster than cores / its CPU.
+CC=$CF; [[ $ceiling2 -gt $ceiling1 ]] && CC=$CF2
+ceiling_machine_ms=$(calc '%.3f' "$(kv "$CC" cpu_machine_pct) * 10 / $(kv "$CC" tps)")
+fresh_machine_ms=$(per_msg "$F" machine)
+fresh_bound=$(calc '%.0f' "$(nproc) * 1000 / $fresh_machine_ms")
 # the largest RSS sampled in any measured phase, and which
 MEASURED=(fresh duplicates poison poisoned poisoned-2 duplicates-2)
 rss_sampled=()
@@ -212,6 +218,12 @@ ms_more() { printf 'mean %s, worst p99 %s' "$(kv "$1" "${2}_mean_ms")" "$(kv "$1
   printf '%-34s %-26s %-24s %s\n' "fresh p50/p99 ms receipts" "$(ms "$F" receipts)" "" "$(ms_more "$F" receipts)"
   printf '%-34s %-26s %-24s %s\n' "duplicates p50/p99 ms loyalty" "$(ms "$D" loyalty)" "" "$(ms_more "$D" loyalty)"
   printf '%-34s %-26s %-24s %s\n' "duplicates p50/p99 ms receipts" "$(ms "$D" receipts)" "" "$(ms_more "$D" receipts)"
+  echo
+  echo "model (the machine's busy CPU per message; both runs fill at most $(nproc) cores):"
+  echo "  ceiling: $ceiling_machine_ms ms per transaction, one event: two messages' work (PostgreSQL and pgbench), machine $(calc '%.0f' "$(kv "$CC" cpu_machine_pct)") % busy"
+  echo "  fresh: $fresh_machine_ms ms per message (consumer $(per_msg "$F" consumer), rabbitmq $(per_msg "$F" rabbitmq), postgres $(per_msg "$F" postgres), publisher $(per_msg "$F" bench), others $(per_msg "$F" others)), machine $(calc '%.0f' "$(kv "$F" cpu_machine_pct)") % busy"
+  echo "  so, filling the machine, fresh could reach at most $fresh_bound messages/s here: $(calc '%.2f' "$fresh_bound / $ceiling") x the ceiling measured;"
+  echo "  1.5 x needs at most $(calc '%.3f' "$(nproc) * 1000 / (1.5 * $ceiling)") ms per fresh message"
   echo
   echo "more:"
   echo "  ceiling pgbench duplicates: $ceiling_dup TPS (consumer duplicates = $(calc '%.2f' "$dups / $ceiling_dup") x that)"

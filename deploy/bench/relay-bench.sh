@@ -382,6 +382,7 @@ LAT_WHERE="source_consumer = 'relaybench-latency'"
 await_settled "$LAT_WHERE" 60 || say "[latency] rows still waiting after 60 s; counted as undelivered below"
 latency_cpu1=$(cpu_snap)
 latency_cpu=$(cpu_line "$cpu0" "$latency_cpu1")
+# Only how busy the machine was is read here (it does not depend on the row count given).
 read -r _ _ _ _ latency_busy < <(per_row "$cpu0" "$latency_cpu1" 1)
 latency_rss=$(rss_stop latency)
 read -r lat_rows lat_undelivered lat_p50 lat_p99 lat_max < <(sql "SELECT count(*), count(*) FILTER (WHERE delivered_at IS NULL),

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.GetResponse;
+import dev.onceonly.internal.intake.RabbitAcks;
 import dev.onceonly.internal.messaging.DeadLetters;
 import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.testsupport.PostgresResource;
 import dev.onceonly.testsupport.RabbitMqResource;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
@@ -36,6 +38,8 @@ class BrokerFlowTest {
 
   @Inject Db db;
   @Inject DeadLetters deadLetters;
+  @Inject RabbitAcks rabbitAcks;
+  @Inject MeterRegistry registry;
 
   private Broker broker;
 
@@ -72,15 +76,7 @@ class BrokerFlowTest {
     broker.confirmAll();
 
     String like = run + "-%";
-    await()
-        .pollInSameThread()
-        .atMost(PATIENCE)
-        .until(
-            () ->
-                db.count(
-                        "SELECT count(*) FROM onceonly.processed_messages WHERE message_key LIKE ?",
-                        "order-completed:" + like)
-                    == 2L * orders);
+    awaitClaims("order-completed:" + like, 2L * orders);
     assertThat(db.count("SELECT count(*) FROM loyalty.point_ledger WHERE order_id LIKE ?", like))
         .isEqualTo(orders);
     assertThat(
@@ -110,6 +106,53 @@ class BrokerFlowTest {
     for (ConsumerName consumer : ConsumerName.values()) {
       assertThat(broker.depth(Queues.deadLetterQueue(consumer))).isZero();
     }
+  }
+
+  @Test
+  void committedMessagesShareTheirAcksAndNoneIsLeftUnacked() throws Exception {
+    double loyaltyBefore = acks(ConsumerName.LOYALTY);
+    double receiptsBefore = acks(ConsumerName.RECEIPTS);
+    String run = unique("acks");
+    int orders = 600;
+    for (int i = 0; i < orders; i++) {
+      broker.publish(order(run + "-o" + i, run + "-c" + (i % 13), 100));
+    }
+    broker.confirmAll();
+
+    awaitClaims("order-completed:" + run + "-%", 2L * orders);
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                rabbitAcks.unsettled(ConsumerName.LOYALTY.value()) == 0
+                    && rabbitAcks.unsettled(ConsumerName.RECEIPTS.value()) == 0);
+    double loyaltyAcks = acks(ConsumerName.LOYALTY) - loyaltyBefore;
+    double receiptsAcks = acks(ConsumerName.RECEIPTS) - receiptsBefore;
+    assertThat(loyaltyAcks)
+        .as("acks for %d messages on loyalty", orders)
+        .isPositive()
+        .isLessThan(orders / 2.0);
+    assertThat(receiptsAcks)
+        .as("acks for %d messages on receipts", orders)
+        .isPositive()
+        .isLessThan(orders / 2.0);
+  }
+
+  /** Waits until {@code count} claims have a message key LIKE {@code keys} (a key: itself). */
+  private void awaitClaims(String keys, long count) {
+    await()
+        .pollInSameThread()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                db.count(
+                        "SELECT count(*) FROM onceonly.processed_messages WHERE message_key LIKE ?",
+                        keys)
+                    == count);
+  }
+
+  private double acks(ConsumerName consumer) {
+    return registry.counter("onceonly.consumer.acks", "consumer", consumer.value()).count();
   }
 
   @Test
@@ -190,15 +233,7 @@ class BrokerFlowTest {
     broker.publish(order(orderId, unique("c"), 100));
     broker.confirmAll();
 
-    await()
-        .pollInSameThread()
-        .atMost(PATIENCE)
-        .until(
-            () ->
-                db.count(
-                        "SELECT count(*) FROM onceonly.processed_messages WHERE message_key = ?",
-                        "order-completed:" + orderId)
-                    == 2);
+    awaitClaims("order-completed:" + orderId, 2);
     for (ConsumerName consumer : List.of(ConsumerName.LOYALTY, ConsumerName.RECEIPTS)) {
       await()
           .atMost(PATIENCE)

@@ -18,6 +18,7 @@ import dev.onceonly.internal.health.BrokerStartupCheck;
 import dev.onceonly.internal.health.ClaimSettingsCheck;
 import dev.onceonly.internal.health.QueueTypeCheck;
 import dev.onceonly.internal.intake.Intake;
+import dev.onceonly.internal.intake.RabbitAcks;
 import dev.onceonly.internal.messaging.BrokerTlsCustomizer;
 import dev.onceonly.internal.messaging.DeadLetters;
 import dev.onceonly.internal.messaging.InvalidMessageLog;
@@ -103,6 +104,7 @@ class OnceOnlyProcessor {
         .setUnremovable()
         .addBeanClasses(
             Intake.class,
+            RabbitAcks.class,
             GroupCommit.class,
             IdempotentProcessor.class,
             MessageDecider.class,

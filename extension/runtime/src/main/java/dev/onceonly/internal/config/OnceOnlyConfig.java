@@ -185,6 +185,14 @@ public interface OnceOnlyConfig {
     Duration queueDepthRefresh();
 
     /**
+     * Whether the messages a transaction committed share one {@code basic.ack} with {@code
+     * multiple} ({@code docs/rabbitmq.md}, "Acks"); false acks each message on its own, as the
+     * connector does.
+     */
+    @WithDefault("true")
+    boolean coalesceAcks();
+
+    /**
      * TLS (AMQPS) to the broker, for the messaging connector's channels and the platform's own
      * connections alike ({@code docs/tls.md}).
      */

@@ -53,6 +53,7 @@ public class Intake {
   private final ConsumerMetrics metrics;
   private final MessageTracing tracing;
   private final InvalidMessageLog invalidLog;
+  private final RabbitAcks rabbitAcks;
 
   /** Per Kafka consumer, its messages in hand (RabbitMQ's prefetch bounds the others). */
   private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
@@ -63,13 +64,15 @@ public class Intake {
       DeadLetters deadLetters,
       ConsumerMetrics metrics,
       MessageTracing tracing,
-      InvalidMessageLog invalidLog) {
+      InvalidMessageLog invalidLog,
+      RabbitAcks rabbitAcks) {
     this.catalog = catalog;
     this.groupCommit = groupCommit;
     this.deadLetters = deadLetters;
     this.metrics = metrics;
     this.tracing = tracing;
     this.invalidLog = invalidLog;
+    this.rabbitAcks = rabbitAcks;
   }
 
   /**
@@ -104,7 +107,12 @@ public class Intake {
     IncomingRabbitMQMetadata rabbit =
         message.getMetadata(IncomingRabbitMQMetadata.class).orElse(null);
     if (rabbit != null) {
-      return new RabbitArrival(message, rabbit, deadLetters);
+      return new RabbitArrival(
+          message,
+          rabbit,
+          deadLetters,
+          rabbitAcks.delivered(consumer.name(), message).orElse(null),
+          () -> metrics.ackSent(consumer.name()));
     }
     throw unsupported(consumer, message);
   }

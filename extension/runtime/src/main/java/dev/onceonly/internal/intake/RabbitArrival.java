@@ -6,23 +6,41 @@ import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
 import io.smallrye.reactive.messaging.rabbitmq.RabbitMQRejectMetadata;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.jboss.logging.Logger;
 
-/** A message from RabbitMQ (the SmallRye RabbitMQ connector). */
+/**
+ * A message from RabbitMQ (the SmallRye RabbitMQ connector). Its ack goes through its channel's
+ * {@link AckWindow}, which acks committed messages together; every other way out is the connector's
+ * frame, and the window is told when that leaves so that no ack covers the message before.
+ */
 final class RabbitArrival extends Arrival {
 
   private static final Logger LOG = Logger.getLogger(RabbitArrival.class);
 
   private final IncomingRabbitMQMetadata meta;
   private final DeadLetters deadLetters;
+  private final RabbitAcks.Slotted slotted;
+  private final Runnable ackedAlone;
 
-  RabbitArrival(Message<byte[]> message, IncomingRabbitMQMetadata meta, DeadLetters deadLetters) {
+  /**
+   * {@code slotted} is the message's place in its channel's ack window, or null to ack it alone,
+   * which then runs {@code ackedAlone}.
+   */
+  RabbitArrival(
+      Message<byte[]> message,
+      IncomingRabbitMQMetadata meta,
+      DeadLetters deadLetters,
+      RabbitAcks.Slotted slotted,
+      Runnable ackedAlone) {
     super(message);
     this.meta = meta;
     this.deadLetters = deadLetters;
+    this.slotted = slotted;
+    this.ackedAlone = ackedAlone;
   }
 
   @Override
@@ -52,8 +70,19 @@ final class RabbitArrival extends Arrival {
   }
 
   @Override
+  public CompletionStage<Void> ack() {
+    if (slotted == null) {
+      ackedAlone.run();
+      return super.ack();
+    }
+    slotted.window().ack(slotted.slot());
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
   public CompletionStage<Void> requeue(Throwable cause) {
-    return message().nack(cause, Metadata.of(new RabbitMQRejectMetadata(true)));
+    leaving();
+    return left(message().nack(cause, Metadata.of(new RabbitMQRejectMetadata(true))));
   }
 
   /**
@@ -64,22 +93,42 @@ final class RabbitArrival extends Arrival {
   @Override
   public CompletionStage<Void> deadLetter(
       ConsumerSpec consumer, String failure, String reason, Throwable cause) {
+    leaving();
     return deadLetters
         .send(consumer, DeadLetters.Original.of(meta), body(), failure, reason)
         .handle(
             (confirmed, e) -> {
               if (e == null) {
-                return message().ack();
+                return ack();
               }
               LOG.errorf(
                   e, "%s: dead-letter publish failed, rejecting to the DLX", consumer.name());
-              return message().nack(e, Metadata.of(new RabbitMQRejectMetadata(false)));
+              return left(message().nack(e, Metadata.of(new RabbitMQRejectMetadata(false))));
             })
         .thenCompose(settled -> settled);
   }
 
   @Override
   public void reject(Throwable cause) {
-    message().nack(cause, Metadata.of(new RabbitMQRejectMetadata(false)));
+    leaving();
+    left(message().nack(cause, Metadata.of(new RabbitMQRejectMetadata(false))));
+  }
+
+  /** From now until {@link #left}, no ack of the window covers this message. */
+  private void leaving() {
+    if (slotted != null) {
+      slotted.window().leaving(slotted.slot());
+    }
+  }
+
+  /**
+   * Once the connector's frame for this message is on its way, acks may cover it again; if the
+   * connector failed to send it, none ever does (its window acks one by one behind it instead).
+   */
+  private CompletionStage<Void> left(CompletionStage<Void> nack) {
+    if (slotted == null) {
+      return nack;
+    }
+    return nack.thenRun(() -> slotted.window().left(slotted.slot()));
   }
 }

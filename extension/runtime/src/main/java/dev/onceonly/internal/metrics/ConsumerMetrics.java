@@ -18,7 +18,9 @@ import java.util.Map;
  * Meters of the consumers: {@code onceonly.consumer.messages{consumer,outcome}} counts each decided
  * message, outcome one of applied, duplicate, conflict, rejected, dead_lettered, requeued; {@code
  * onceonly.consumer.handle{consumer}} times decode + wait for a committer + transaction (p50, p99
- * published); {@code onceonly.consumer.batch.messages} is the size of each claim transaction.
+ * published); {@code onceonly.consumer.batch.messages} is the size of each claim transaction;
+ * {@code onceonly.consumer.acks{consumer}} counts the acks sent to RabbitMQ, each settling one
+ * message or more (messages ÷ acks is how many one ack settles).
  */
 @Singleton
 public class ConsumerMetrics {
@@ -61,11 +63,17 @@ public class ConsumerMetrics {
     byConsumer.get(consumer).requeued.increment();
   }
 
+  /** One ack sent to the broker for {@code consumer}, settling one message or more. */
+  public void ackSent(String consumer) {
+    byConsumer.get(consumer).acks.increment();
+  }
+
   /** The meters of one consumer, registered once. */
   private static final class Meters {
     final Map<Verdict, Counter> outcomes = new EnumMap<>(Verdict.class);
     final Counter deadLettered;
     final Counter requeued;
+    final Counter acks;
     final Timer handle;
 
     Meters(MeterRegistry registry, String consumer) {
@@ -74,6 +82,11 @@ public class ConsumerMetrics {
       }
       deadLettered = counter(registry, consumer, "dead_lettered");
       requeued = counter(registry, consumer, "requeued");
+      acks =
+          Counter.builder("onceonly.consumer.acks")
+              .description("Acks sent to the broker, each settling one message or more")
+              .tag("consumer", consumer)
+              .register(registry);
       handle =
           Timer.builder("onceonly.consumer.handle")
               .description("Time to decode, claim and apply one message, commit included")

@@ -25,7 +25,8 @@ import org.jboss.logging.Logger;
  * of the maximum is there. Under light load a transaction holds one message (or what came within
  * the linger); under load transactions grow by themselves, and the commit, the round trips of begin
  * and commit and the JTA bookkeeping are shared. A message's stage completes only after its
- * transaction committed, so the ack still follows the commit.
+ * transaction committed, so the ack still follows the commit; the acks that the stages of one
+ * transaction start go out together once all of them completed ({@link AfterBatch}).
  */
 @Singleton
 public class GroupCommit {
@@ -226,8 +227,10 @@ public class GroupCommit {
       try {
         List<Decision> decisions =
             transaction.apply(batch.stream().map(Waiting::submission).toList());
-        for (int i = 0; i < batch.size(); i++) {
-          batch.get(i).decision().complete(decisions.get(i));
+        try (AfterBatch handOver = AfterBatch.open()) {
+          for (int i = 0; i < batch.size(); i++) {
+            batch.get(i).decision().complete(decisions.get(i));
+          }
         }
       } catch (RuntimeException e) {
         LOG.errorf(e, "a committer failed on %d messages", batch.size());

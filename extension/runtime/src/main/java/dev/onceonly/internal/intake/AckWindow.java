@@ -32,8 +32,9 @@ import java.util.function.BooleanSupplier;
  * if the new one opened before it went out.
  *
  * <p>A channel numbers its deliveries 1, 2, 3... A tag skipped (a delivery that never reached the
- * platform) would be covered by an ack with {@code multiple} and never handled: from such a gap on,
- * until the channel opens again, every ack names one message.
+ * platform) would be covered by an ack with {@code multiple} and never handled. So would a message
+ * whose own frame the connector failed to send. From either on, until the channel opens again, the
+ * window acks every message alone, at once.
  */
 final class AckWindow {
 
@@ -64,8 +65,6 @@ final class AckWindow {
   private enum State {
     /** Not settled yet. */
     IN_HAND,
-    /** Deliveries the platform never saw: nothing may be acked over them, ever. */
-    GAP,
     /** Leaving by a frame of the connector's, not yet sent: nothing may be acked over it. */
     LEAVING,
     /** Committed and to be acked. */
@@ -82,6 +81,7 @@ final class AckWindow {
   private long generation;
   private int leaving;
   private int gaps;
+  private boolean alone;
   private long acksSent;
 
   AckWindow(Sender sender) {
@@ -97,11 +97,8 @@ final class AckWindow {
       this.consumerTag = consumerTag;
     }
     if (deliveryTag != lastTag + 1) {
-      Slot gap = new Slot(lastTag + 1, generation);
-      gap.state = State.GAP;
-      slots.addLast(gap);
-      leaving++;
       gaps++;
+      ackAlone();
     }
     lastTag = deliveryTag;
     Slot slot = new Slot(deliveryTag, generation);
@@ -111,7 +108,13 @@ final class AckWindow {
 
   /** The message's outcome committed: acks it now, or with the next ack over it. */
   synchronized void ack(Slot slot) {
-    if (settle(slot, State.ACK) && !AfterBatch.defer(flusher)) {
+    if (!settle(slot, State.ACK)) {
+      return;
+    }
+    if (alone) {
+      slots.remove(slot);
+      send(slot.tag, false);
+    } else if (!AfterBatch.defer(flusher)) {
       flush();
     }
   }
@@ -131,7 +134,22 @@ final class AckWindow {
   /** The connector sent the message's own frame: acks may cover it. */
   synchronized void left(Slot slot) {
     if (settle(slot, State.SETTLED)) {
-      flush();
+      if (alone) {
+        slots.remove(slot);
+      } else {
+        flush();
+      }
+    }
+  }
+
+  /**
+   * The connector failed to send the message's own frame: it may still be on the channel, and no
+   * ack may ever cover it. The window acks every message alone from now on.
+   */
+  synchronized void lost(Slot slot) {
+    if (settle(slot, State.SETTLED)) {
+      slots.remove(slot);
+      ackAlone();
     }
   }
 
@@ -152,7 +170,7 @@ final class AckWindow {
     restart();
   }
 
-  /** Gaps in the delivery tags seen since the channel last opened (each ends ack coalescing). */
+  /** Gaps in the delivery tags seen since the channel last opened (the first ends coalescing). */
   synchronized int gaps() {
     return gaps;
   }
@@ -161,7 +179,7 @@ final class AckWindow {
   synchronized int unsettled() {
     int n = 0;
     for (Slot slot : slots) {
-      if (slot.state != State.SETTLED && slot.state != State.GAP) {
+      if (slot.state != State.SETTLED) {
         n++;
       }
     }
@@ -188,6 +206,29 @@ final class AckWindow {
     lastTag = 0;
     leaving = 0;
     gaps = 0;
+    alone = false;
+  }
+
+  /**
+   * From now until the channel opens again, each ack names one message and goes out at once; the
+   * acks waiting now go out so, and the window keeps only what is not settled.
+   */
+  private void ackAlone() {
+    if (alone) {
+      return;
+    }
+    alone = true;
+    Iterator<Slot> it = slots.iterator();
+    while (it.hasNext()) {
+      Slot slot = it.next();
+      if (slot.state == State.ACK) {
+        send(slot.tag, false);
+        slot.state = State.SETTLED;
+      }
+      if (slot.state == State.SETTLED) {
+        it.remove();
+      }
+    }
   }
 
   private synchronized void flushNow() {
@@ -220,7 +261,7 @@ final class AckWindow {
     Iterator<Slot> it = slots.iterator();
     while (it.hasNext()) {
       Slot slot = it.next();
-      if (slot.state == State.LEAVING || slot.state == State.GAP) {
+      if (slot.state == State.LEAVING) {
         behind = true;
       } else if (behind && slot.state == State.ACK) {
         send(slot.tag, false);

@@ -123,12 +123,19 @@ final class RabbitArrival extends Arrival {
 
   /**
    * Once the connector's frame for this message is on its way, acks may cover it again; if the
-   * connector failed to send it, none ever does (its window acks one by one behind it instead).
+   * connector failed to send it, none ever does (its window acks each message alone from then on).
    */
   private CompletionStage<Void> left(CompletionStage<Void> nack) {
     if (slotted == null) {
       return nack;
     }
-    return nack.thenRun(() -> slotted.window().left(slotted.slot()));
+    return nack.whenComplete(
+        (ok, e) -> {
+          if (e == null) {
+            slotted.window().left(slotted.slot());
+          } else {
+            slotted.window().lost(slotted.slot());
+          }
+        });
   }
 }

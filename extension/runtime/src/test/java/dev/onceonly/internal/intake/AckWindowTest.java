@@ -170,10 +170,46 @@ class AckWindowTest {
     List<AckWindow.Slot> slots = deliver("c1", 1, 2, 4, 5);
     slots.forEach(this::commit);
 
-    assertThat(channel.frames).containsExactly("1+", "2+", "4", "5");
+    assertThat(channel.frames)
+        .as("from the gap on, each alone")
+        .containsExactly("1", "2", "4", "5");
     assertThat(channel.unacked).containsExactly(3L);
     assertThat(channel.errors).isEmpty();
     assertThat(window.gaps()).isEqualTo(1);
+    assertThat(window.unsettled()).isZero();
+  }
+
+  @Test
+  void aGapStillAcksWhatWaitedBeforeItAndKeepsNothingSettled() {
+    List<AckWindow.Slot> slots = deliver("c1", 1, 2, 3);
+    commit(slots.get(1));
+    commit(slots.get(2));
+    assertThat(channel.frames).as("behind message 1, still in hand").isEmpty();
+
+    channel.deliver(4);
+    List<AckWindow.Slot> later = deliver("c1", 5, 6);
+
+    assertThat(channel.frames).containsExactly("2", "3");
+    commit(slots.get(0));
+    later.forEach(this::commit);
+    assertThat(channel.frames).containsExactly("2", "3", "1", "5", "6");
+    assertThat(channel.unacked).containsExactly(4L);
+    assertThat(channel.errors).isEmpty();
+    assertThat(window.unsettled()).isZero();
+  }
+
+  @Test
+  void aMessageWhoseOwnFrameFailedIsNeverCovered() {
+    List<AckWindow.Slot> slots = deliver("c1", 1, 2, 3);
+    window.leaving(slots.get(0));
+    window.lost(slots.get(0));
+    commit(slots.get(1));
+    commit(slots.get(2));
+
+    assertThat(channel.frames).containsExactly("2", "3");
+    assertThat(channel.unacked).as("it may still be on the channel").containsExactly(1L);
+    assertThat(channel.errors).isEmpty();
+    assertThat(window.unsettled()).isZero();
   }
 
   @Test

@@ -80,9 +80,7 @@ final class AckWindow {
   private long lastTag;
   private long generation;
   private int leaving;
-  private int gaps;
   private boolean alone;
-  private long acksSent;
 
   AckWindow(Sender sender) {
     this.sender = sender;
@@ -97,7 +95,6 @@ final class AckWindow {
       this.consumerTag = consumerTag;
     }
     if (deliveryTag != lastTag + 1) {
-      gaps++;
       ackAlone();
     }
     lastTag = deliveryTag;
@@ -170,9 +167,12 @@ final class AckWindow {
     restart();
   }
 
-  /** Gaps in the delivery tags seen since the channel last opened (the first ends coalescing). */
-  synchronized int gaps() {
-    return gaps;
+  /**
+   * Whether every message is acked alone until the channel opens again (after a gap in the tags or
+   * a frame the connector failed to send).
+   */
+  synchronized boolean alone() {
+    return alone;
   }
 
   /** Messages in the window: delivered, and not acked or gone. */
@@ -184,11 +184,6 @@ final class AckWindow {
       }
     }
     return n;
-  }
-
-  /** Acks sent so far, each settling one message or more. */
-  synchronized long acksSent() {
-    return acksSent;
   }
 
   private synchronized boolean isAt(long generation) {
@@ -205,7 +200,6 @@ final class AckWindow {
     consumerTag = null;
     lastTag = 0;
     leaving = 0;
-    gaps = 0;
     alone = false;
   }
 
@@ -271,7 +265,6 @@ final class AckWindow {
   }
 
   private void send(long tag, boolean multiple) {
-    acksSent++;
     long at = generation;
     sender.ack(tag, multiple, () -> isAt(at));
   }

@@ -81,18 +81,17 @@ public class RabbitAcks {
     Context context = holder.getContext();
     AckWindow window =
         new AckWindow(
-            (tag, multiple, current) -> {
-              metrics.ackSent(consumer);
-              context.runOnContext(
-                  () -> {
-                    if (current.getAsBoolean()) {
-                      client
-                          .basicAck(tag, multiple)
-                          .subscribe()
-                          .with(ok -> {}, e -> LOG.warnf(e, "ack of delivery %d failed", tag));
-                    }
-                  });
-            });
+            (tag, multiple, current) ->
+                context.runOnContext(
+                    () -> {
+                      if (current.getAsBoolean()) {
+                        metrics.ackSent(consumer);
+                        client
+                            .basicAck(tag, multiple)
+                            .subscribe()
+                            .with(ok -> {}, e -> LOG.warnf(e, "ack of delivery %d failed", tag));
+                      }
+                    }));
     client
         .getDelegate()
         .addConnectionEstablishedCallback(

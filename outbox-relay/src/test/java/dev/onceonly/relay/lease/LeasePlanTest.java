@@ -62,6 +62,47 @@ class LeasePlanTest {
   }
 
   /**
+   * No statement of the pool is compiled to machine code. The lease's row count is a parameter the
+   * planner cannot see, so it estimates a scan of every waiting row; with 150,000 waiting, the
+   * estimate crossed PostgreSQL's {@code jit_above_cost} and every lease of 50 rows spent about 10
+   * ms in the JIT compiler. Here the threshold is 0, so that any statement would qualify, and the
+   * lease's plan must still show no JIT.
+   */
+  @Test
+  void aLeaseIsNeverJitCompiled() throws Exception {
+    inScratchOutbox(
+        "jit",
+        200,
+        (c, schema) -> {
+          try (Statement s = c.createStatement();
+              ResultSet jit = s.executeQuery("SHOW jit")) {
+            jit.next();
+            assertThat(jit.getString(1)).as("jit on the relay's connections").isEqualTo("off");
+          }
+          try (Statement s = c.createStatement()) {
+            s.execute("SET LOCAL jit_above_cost = 0");
+          }
+          String sql =
+              "EXPLAIN (ANALYZE, FORMAT JSON) "
+                  + OutboxRepository.SQL_DUE
+                      .formatted(OutboxRepository.SQL_OLDEST_OF_ITS_KEY)
+                      .replace("outbox.outbox", schema + ".outbox");
+          StringBuilder plan = new StringBuilder();
+          try (PreparedStatement lease = c.prepareStatement(sql)) {
+            lease.setArray(1, c.createArrayOf("text", new Object[] {"send_payout"}));
+            lease.setArray(2, c.createArrayOf("int4", new Object[] {LIMIT}));
+            lease.setLong(3, 0);
+            try (ResultSet rs = lease.executeQuery()) {
+              while (rs.next()) {
+                plan.append(rs.getString(1));
+              }
+            }
+          }
+          assertThat(plan.toString()).contains("\"Plan\"").doesNotContain("\"JIT\"");
+        });
+  }
+
+  /**
    * The same for the statements without a lease's parameters: PostgreSQL keeps one plan for a
    * statement without parameters whatever {@code plan_cache_mode} says, and made over an empty
    * outbox, where the waiting rows start was looked up with a sequential scan of every row on each

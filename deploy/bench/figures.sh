@@ -10,3 +10,10 @@ largest() {
 
 # verdict <awk condition>: PASS or MISS.
 verdict() { awk "BEGIN { print ($1) ? \"PASS\" : \"MISS\" }"; }
+
+# cores: "2 cores (AMD EPYC, 2596 MHz)". On the same 2-core machine kind the CPU per message has
+# differed by 2.5 x from one day to the next, so every report names the CPU it ran on.
+cores() {
+  awk -F': *' -v n="$(nproc)" '/^model name/ && !m { m = $2 } /^cpu MHz/ && !f { f = $2 }
+    END { printf "%d cores (%s, %.0f MHz)\n", n, (m == "" ? "?" : m), f }' /proc/cpuinfo
+}

@@ -152,7 +152,7 @@ ms() { printf '%s / %s' "$(kv "$1" "${2}_p50_ms")" "$(kv "$1" "${2}_p99_ms")"; }
 
 {
   echo
-  echo "OnceOnly Kafka consumer benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+  echo "OnceOnly Kafka consumer benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(cores), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
   echo "events $EVENTS (+ $WARMUP warm-up), threads $THREADS, records in hand $PREFETCH, pool ${DB_POOL_SIZE:-16 (default)}, customers $CUSTOMERS"
   echo "topic order.completed, $PARTITIONS partitions, keyed by customer; consumer groups consumer-service.loyalty and .receipts"
   echo "consumer JVM: $CONSUMER_JAVA_OPTS; broker JVM: ${KAFKA_BROKER_JAVA_OPTS:-kafka.sh default (C2)}"

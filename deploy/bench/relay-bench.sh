@@ -455,7 +455,7 @@ read -r rss_max rss_phase < <(largest drain="$drain_rss" latency="$latency_rss" 
 row() { printf '%-40s %-30s %-20s %s\n' "$@"; }
 {
   echo
-  echo "OnceOnly relay benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+  echo "OnceOnly relay benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(cores), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
   echo "relay: batch ${RELAY_BATCH_SIZE:-50 (default)}, max-in-flight ${RELAY_MAX_IN_FLIGHT:-256 (default)}, NOTIFY on, synchronous_commit off (relay default)"
   echo "relay JVM: $RELAY_JAVA_OPTS, MALLOC_ARENA_MAX=2"
   echo "tracing (relay and consumer): $TRACING_LINE"

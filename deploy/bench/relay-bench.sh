@@ -6,7 +6,7 @@
 # See deploy/bench/RELAY.md.
 #
 # Usage: deploy/bench/relay-bench.sh
-# Knobs (environment): DRAIN_ROWS=50000 WARMUP_ROWS=100000 CEILING_ROWS=400000 CEILING_SECONDS=15 CEILING_BATCH=10
+# Knobs (environment): DRAIN_ROWS=150000 WARMUP_ROWS=100000 CEILING_ROWS=400000 CEILING_SECONDS=15 CEILING_BATCH=10
 #   LATENCY_SECONDS=20 LATENCY_ROWS_PER_COMMIT=4 LATENCY_PCT=50 CONSUMER_EVENTS=10000 CONSUMER_WARMUP=2000 RELAY_BATCH_SIZE RELAY_MAX_IN_FLIGHT
 #   RELAY_JAVA_OPTS="-Xmx160m -XX:+UseSerialGC ..." SANDBOX_JAVA_OPTS=-Xmx256m QUIET_PCT=30 QUIET_MAX=30 SKIP_BUILD=0
 #   TRACING=off|on (on: relay and consumer export spans over OTLP/HTTP to a local sink, tracing.sh)
@@ -17,7 +17,9 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BENCH=$ROOT/deploy/bench
 SQL=$BENCH/sql
 
-DRAIN_ROWS=${DRAIN_ROWS:-50000}
+# 150,000: past 130,000 waiting rows PostgreSQL once JIT-compiled every lease (RELAY.md, "Leases and
+# PostgreSQL's JIT"), which 50,000-row drains never showed; and the drain lasts about 12 s, not 4.
+DRAIN_ROWS=${DRAIN_ROWS:-150000}
 WARMUP_ROWS=${WARMUP_ROWS:-100000}
 CEILING_ROWS=${CEILING_ROWS:-400000}
 CEILING_SECONDS=${CEILING_SECONDS:-15}
@@ -365,7 +367,7 @@ latency_tx_rate=$(((latency_rate + LATENCY_ROWS_PER_COMMIT - 1) / LATENCY_ROWS_P
 # indexes, which autovacuum (outbox's own thresholds, V4) removes within its next round; here now.
 "${PG[@]}" -d "$DB" -c 'VACUUM ANALYZE outbox.outbox' -c CHECKPOINT
 # Like the other phases, the stream meets an empty sandbox (it keeps every call in memory, and the
-# drain's 50,000 would lengthen its GC pauses, which delay every call in flight).
+# drain's rows would lengthen its GC pauses, which delay every call in flight).
 curl -fsS -X POST "$SANDBOX_URL/sandbox/reset" -o /dev/null
 quiet_gate "$RELAY_PID"
 say "[latency] pgbench --rate $latency_tx_rate commits/s of $LATENCY_ROWS_PER_COMMIT rows ($latency_rate rows/s, one NOTIFY per commit), 8 clients, ${LATENCY_SECONDS} s; load $(load)"

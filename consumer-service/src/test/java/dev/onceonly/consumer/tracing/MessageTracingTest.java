@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.AMQP;
+import dev.onceonly.api.InvalidMessageException;
 import dev.onceonly.consumer.Broker;
 import dev.onceonly.consumer.Db;
 import dev.onceonly.model.EventCodec;
@@ -16,13 +17,17 @@ import dev.onceonly.model.OrderCompleted;
 import dev.onceonly.model.RewardRedeemed;
 import dev.onceonly.testsupport.PostgresResource;
 import dev.onceonly.testsupport.RabbitMqResource;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.EventData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +43,8 @@ import org.junit.jupiter.api.Test;
  * its key and outcome, and its outbox row carries that span's context on to the relay; a
  * duplicate's span says {@code duplicate}; a redemption's payout row carries its trace as the
  * receipt row does; log lines logged for a message, by the listener or inside its claim transaction
- * on a committer thread, carry its trace and span.
+ * on a committer thread, carry its trace and span; an invalid message's span says why it was
+ * dead-lettered, without a stack trace.
  */
 @QuarkusTest
 @TestProfile(TracingProfile.class)
@@ -192,6 +198,38 @@ class MessageTracingTest {
     }
   }
 
+  @Test
+  void anInvalidMessagesSpanSaysWhyWithoutAStackTrace() throws Exception {
+    String traceId = "5cf92f3577b34da6a3ce929d0e0e" + unique("").substring(1, 5).replace("-", "0");
+    byte[] body = "not JSON: a tracing test's invalid message".getBytes(StandardCharsets.UTF_8);
+
+    publish(EventType.ORDER_COMPLETED.routingKey(), body, "00-" + traceId + "-00f067aa0ba902b7-01");
+
+    SpanData span =
+        await()
+            .atMost(PATIENCE)
+            .until(
+                () ->
+                    spans.getFinishedSpanItems().stream()
+                        .filter(s -> s.getTraceId().equals(traceId))
+                        .filter(s -> "dead_lettered".equals(attribute(s, "onceonly.outcome")))
+                        .findFirst()
+                        .orElse(null),
+                s -> s != null);
+    assertThat(span.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+    assertThat(span.getStatus().getDescription()).contains("not valid JSON");
+    assertThat(span.getEvents()).hasSize(1);
+    EventData event = span.getEvents().get(0);
+    assertThat(event.getName()).isEqualTo("exception");
+    assertThat(event.getAttributes().get(AttributeKey.stringKey("exception.type")))
+        .isEqualTo(InvalidMessageException.class.getName());
+    assertThat(event.getAttributes().get(AttributeKey.stringKey("exception.message")))
+        .isEqualTo(span.getStatus().getDescription());
+    assertThat(event.getAttributes().get(AttributeKey.stringKey("exception.stacktrace")))
+        .as("bad data is not a fault: no stack trace in the span")
+        .isNull();
+  }
+
   private SpanData awaitSpan(String name, String messageKey, String outcome) {
     return await()
         .atMost(PATIENCE)
@@ -248,6 +286,10 @@ class MessageTracingTest {
   }
 
   private static void publish(LoyaltyEvent order, String traceparent) throws Exception {
+    publish(order.type().routingKey(), EventCodec.encode(order), traceparent);
+  }
+
+  private static void publish(String routingKey, byte[] body, String traceparent) throws Exception {
     try (Broker broker = Broker.connect()) {
       AMQP.BasicProperties props =
           new AMQP.BasicProperties.Builder()
@@ -255,10 +297,7 @@ class MessageTracingTest {
               .deliveryMode(2)
               .headers(traceparent == null ? Map.of() : Map.of("traceparent", traceparent))
               .build();
-      broker
-          .channel()
-          .basicPublish(
-              EventType.EXCHANGE, order.type().routingKey(), props, EventCodec.encode(order));
+      broker.channel().basicPublish(EventType.EXCHANGE, routingKey, props, body);
       broker.confirmAll();
     }
   }

@@ -1,11 +1,13 @@
 package dev.onceonly.internal.messaging;
 
+import dev.onceonly.api.InvalidMessageException;
 import dev.onceonly.internal.catalog.ConsumerSpec;
 import dev.onceonly.internal.intake.Arrival;
 import dev.onceonly.internal.processing.Verdict;
 import dev.onceonly.runtime.TraceContexts;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
@@ -27,6 +29,8 @@ public class MessageTracing {
   public static final AttributeKey<String> MESSAGE_KEY =
       AttributeKey.stringKey("onceonly.message_key");
   public static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("onceonly.outcome");
+  static final AttributeKey<String> EXCEPTION_TYPE = AttributeKey.stringKey("exception.type");
+  static final AttributeKey<String> EXCEPTION_MESSAGE = AttributeKey.stringKey("exception.message");
 
   private final Tracer tracer;
 
@@ -67,11 +71,28 @@ public class MessageTracing {
     span.end();
   }
 
-  /** Ends the span of a message that was not decided: dead-lettered or requeued. */
+  /**
+   * Ends the span of a message that was not decided: dead-lettered or requeued. A fault (a failed
+   * transaction, a decoder that threw) is recorded with its stack trace. An invalid message is bad
+   * data, not a fault: its {@code exception} event says the type and the reason only, as its dead
+   * letter does. The stack trace of its cause (the JSON parser's, some 4 KB of text) was most of
+   * what tracing exported, allocated and held in memory while messages were invalid (measured in
+   * deploy/bench/README.md, "Tracing on and off").
+   */
   public static void failed(Span span, String outcome, Throwable cause) {
     span.setAttribute(OUTCOME, outcome);
-    if (cause != null) {
+    if (cause instanceof InvalidMessageException) {
+      span.addEvent(
+          "exception",
+          Attributes.of(
+              EXCEPTION_TYPE,
+              cause.getClass().getName(),
+              EXCEPTION_MESSAGE,
+              String.valueOf(cause.getMessage())));
+    } else if (cause != null) {
       span.recordException(cause);
+    }
+    if (cause != null) {
       span.setStatus(StatusCode.ERROR, String.valueOf(cause.getMessage()));
     }
     span.end();

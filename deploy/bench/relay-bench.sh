@@ -499,7 +499,7 @@ row() { printf '%-40s %-30s %-20s %s\n' "$@"; }
   echo "  drain: one provider call (outbox_attempts started_at to finished_at): $drain_calls"
   echo "  drain: JIT compiler threads during the drain: $drain_jit"
   echo "  drain: sandbox raw calls $drain_raw, outbox attempts $drain_attempts (1 per row = no retries)"
-  echo "  latency: $lat_rows rows, target rate $latency_rate/s (half the drain), achieved $lat_achieved/s, max $lat_max ms, undelivered $lat_undelivered, pgbench schedule lag ${lat_lag:-?}"
+  echo "  latency: $lat_rows rows, target rate $latency_rate/s ($LATENCY_PCT % of the drain's rate), achieved $lat_achieved/s, max $lat_max ms, undelivered $lat_undelivered, pgbench schedule lag ${lat_lag:-?}"
   echo "  relay's own timer onceonly_relay_delivery_latency_seconds (decaying window, at the end of the stream; the drain's old rows may still be in it): ${relay_metric:-n/a}"
   echo "  commit-to-delivered runs from the writer seeing its commit acknowledged (pgbench -l) to delivered_at; max $ack_max ms ($ack_rows rows matched)"
   echo "  insert start to delivered (created_at is the insert's transaction start, so this adds the writer's own commit and any wait for the CPU before it): p50 $lat_p50, p99 $lat_p99 ms"

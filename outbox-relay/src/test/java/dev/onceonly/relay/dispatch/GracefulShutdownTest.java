@@ -56,6 +56,9 @@ class GracefulShutdownTest {
           .isEqualTo("delivered");
     } finally {
       stub.releaseHeld();
+      // The released call is still open at the provider until it answers; a second call with its
+      // key meanwhile would be refused (409) and retried, which is not what this test is about.
+      await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !stub.inProgress(slow));
       main.leasing(true);
     }
 

@@ -160,12 +160,12 @@ public final class ProviderStub {
     return calls(keys).stream().filter(Call::effective).count();
   }
 
-  /** Whether a call with {@code key} is being handled (e.g. held) right now. */
   /** The {@code traceparent} header of each call with {@code key} ("null" when it had none). */
   public List<String> traceParents(String key) {
     return List.copyOf(traceParents.getOrDefault(key, new ConcurrentLinkedDeque<>()));
   }
 
+  /** Whether a call with {@code key} is being handled (e.g. held) right now. */
   public boolean inProgress(String key) {
     AtomicInteger running = inProgress.get(key);
     return running != null && running.get() > 0;

@@ -30,6 +30,8 @@ import org.junit.jupiter.api.Test;
 class LeasePlanTest {
 
   private static final int LIMIT = 32;
+  private static final String LEASE =
+      OutboxRepository.SQL_DUE.formatted(OutboxRepository.SQL_OLDEST_OF_ITS_KEY);
 
   @Inject AgroalDataSource pool;
 
@@ -39,11 +41,7 @@ class LeasePlanTest {
         "lease",
         5,
         (c, schema) -> {
-          String sql =
-              OutboxRepository.SQL_DUE
-                  .formatted(OutboxRepository.SQL_OLDEST_OF_ITS_KEY)
-                  .replace("outbox.outbox", schema + ".outbox");
-          try (PreparedStatement lease = c.prepareStatement(sql)) {
+          try (PreparedStatement lease = prepare(c, LEASE, schema)) {
             for (int i = 0; i < 12; i++) {
               run(c, lease);
             }
@@ -82,16 +80,10 @@ class LeasePlanTest {
           try (Statement s = c.createStatement()) {
             s.execute("SET LOCAL jit_above_cost = 0");
           }
-          String sql =
-              "EXPLAIN (ANALYZE, FORMAT JSON) "
-                  + OutboxRepository.SQL_DUE
-                      .formatted(OutboxRepository.SQL_OLDEST_OF_ITS_KEY)
-                      .replace("outbox.outbox", schema + ".outbox");
           StringBuilder plan = new StringBuilder();
-          try (PreparedStatement lease = c.prepareStatement(sql)) {
-            lease.setArray(1, c.createArrayOf("text", new Object[] {"send_payout"}));
-            lease.setArray(2, c.createArrayOf("int4", new Object[] {LIMIT}));
-            lease.setLong(3, 0);
+          try (PreparedStatement lease =
+              prepare(c, "EXPLAIN (ANALYZE, FORMAT JSON) " + LEASE, schema)) {
+            bindLease(c, lease);
             try (ResultSet rs = lease.executeQuery()) {
               while (rs.next()) {
                 plan.append(rs.getString(1));
@@ -187,10 +179,15 @@ class LeasePlanTest {
     }
   }
 
-  private static void run(Connection c, PreparedStatement lease) throws Exception {
+  /** One destination's lease of {@link #LIMIT} rows from the first id up. */
+  private static void bindLease(Connection c, PreparedStatement lease) throws Exception {
     lease.setArray(1, c.createArrayOf("text", new Object[] {"send_payout"}));
     lease.setArray(2, c.createArrayOf("int4", new Object[] {LIMIT}));
     lease.setLong(3, 0);
+  }
+
+  private static void run(Connection c, PreparedStatement lease) throws Exception {
+    bindLease(c, lease);
     try (ResultSet rs = lease.executeQuery()) {
       while (rs.next()) {
         // leases nothing: the rows only have to be read

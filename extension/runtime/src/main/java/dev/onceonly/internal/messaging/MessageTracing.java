@@ -81,19 +81,16 @@ public class MessageTracing {
    */
   public static void failed(Span span, String outcome, Throwable cause) {
     span.setAttribute(OUTCOME, outcome);
-    if (cause instanceof InvalidMessageException) {
-      span.addEvent(
-          "exception",
-          Attributes.of(
-              EXCEPTION_TYPE,
-              cause.getClass().getName(),
-              EXCEPTION_MESSAGE,
-              String.valueOf(cause.getMessage())));
-    } else if (cause != null) {
-      span.recordException(cause);
-    }
     if (cause != null) {
-      span.setStatus(StatusCode.ERROR, String.valueOf(cause.getMessage()));
+      String reason = String.valueOf(cause.getMessage());
+      if (cause instanceof InvalidMessageException) {
+        span.addEvent(
+            "exception",
+            Attributes.of(EXCEPTION_TYPE, cause.getClass().getName(), EXCEPTION_MESSAGE, reason));
+      } else {
+        span.recordException(cause);
+      }
+      span.setStatus(StatusCode.ERROR, reason);
     }
     span.end();
   }
